@@ -1,0 +1,28 @@
+"""The math of one Transformer block, in numpy only (no matplotlib, no mkdocs).
+
+>>> from transformer_math import preset_trace
+>>> round(float(preset_trace(1).scores[0, 2, 3]), 3)
+3.526
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from . import ops, preset
+from .block import BlockTrace, BlockWeights, forward
+from .preset import SENTENCES, build_preset
+from .tokenizer import tokenize
+
+__all__ = [
+    "BlockTrace", "BlockWeights", "SENTENCES", "build_preset", "forward", "ops", "preset",
+    "preset_trace", "tokenize",
+]  # fmt: skip
+
+
+@lru_cache(maxsize=None)
+def preset_trace(sentence_number: int) -> BlockTrace:
+    """Forward pass of the preset block on example sentence 1 … 8."""
+    if sentence_number not in range(1, len(SENTENCES) + 1):
+        raise ValueError(f"sentence_number must be 1 … {len(SENTENCES)}, got {sentence_number!r}")
+    return forward(build_preset(), SENTENCES[sentence_number - 1].token_ids)

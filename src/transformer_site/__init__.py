@@ -1,0 +1,1 @@
+"""The MkDocs side of the site: hooks, checked numbers, figure cache, notebook export."""
