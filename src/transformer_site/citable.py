@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import importlib
 import math
+import pkgutil
 from types import MappingProxyType
 
 from transformer_math import SENTENCES, build_preset, ops, preset, preset_trace
 
 
-def _optional_module(name: str):
-    """Modules that other pieces of work add; absent ones are simply not citable yet."""
-    try:
-        return importlib.import_module(f"transformer_math.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"transformer_math.{name}":
-            raise
-        return None
+def _math_modules() -> dict[str, object]:
+    """Every module of transformer_math, citable by its own name (counting, configs, analysis_ffn, …)."""
+    import transformer_math
+
+    return {
+        info.name: importlib.import_module(f"transformer_math.{info.name}")
+        for info in pkgutil.iter_modules(transformer_math.__path__)
+    }
 
 
 def _build_names() -> dict[str, object]:
@@ -33,10 +34,7 @@ def _build_names() -> dict[str, object]:
         sqrt=math.sqrt, exp=math.exp, log=math.log, pi=math.pi,
         abs=abs, min=min, max=max, round=round, len=len, sum=sum,
     )  # fmt: skip
-    for module in ("analysis", "counting", "configs", "schedules", "masking", "experiments"):
-        found = _optional_module(module)
-        if found is not None:
-            names[module] = found
+    names.update(_math_modules())
     return names
 
 
