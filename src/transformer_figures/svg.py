@@ -1,0 +1,101 @@
+"""A matplotlib Figure → deterministic, inline-ready SVG text.
+
+Byte-identical across builds and machines with the same matplotlib: fixed hash salt, no date, no creator,
+ids renumbered in order of appearance and prefixed with a hash of the figure's own content (so two
+figures inline on one page never share an id, and the same figure always gets the same ids).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+
+from matplotlib.figure import Figure
+
+from .style import FONT_FALLBACKS, INK, apply_house_style, raise_on_missing_glyphs
+
+_NO_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
+_PLACEHOLDER = "@@FIG@@"
+
+
+def to_svg(fig: Figure, what: str = "figure") -> str:
+    """Render ``fig`` to SVG text for inlining in HTML. ``what`` names the figure in error messages."""
+    if not isinstance(fig, Figure):
+        raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    apply_house_style()
+    buffer = io.StringIO()
+    with raise_on_missing_glyphs(what):
+        fig.savefig(buffer, format="svg", metadata=_NO_METADATA)
+    return _clean(buffer.getvalue())
+
+
+def _clean(svg: str) -> str:
+    svg = svg[svg.index("<svg") :]  # drop the XML declaration and DOCTYPE: not allowed inline in HTML
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.S)
+    # matplotlib's <style> is `*{stroke-linejoin: round; stroke-linecap: butt}`: inline, a <style> applies
+    # to the whole page. Both properties inherit, so set them on the root element instead.
+    svg = re.sub(r"\s*<style[^>]*>.*?</style>", "", svg, flags=re.S)
+    svg = re.sub(r"\s*<defs>\s*</defs>", "", svg)
+    svg = svg.replace(INK, "currentColor")
+    # The font list is set once on the root (inherited) instead of on every <text>.
+    svg = svg.replace("font-family: 'IPAexGothic'; ", "").replace("; font-family: 'IPAexGothic'", "")
+    if "IPAexGothic" in svg:
+        raise ValueError("to_svg: a <text> names a font other than the house font; fix the figure's fontfamily")
+    svg = _compact(svg)
+    svg = _renumber_ids(svg)
+    svg = svg.replace(
+        "<svg ",
+        '<svg class="tf-figure" stroke-linejoin="round" stroke-linecap="butt" '
+        f'style="max-width: 100%; height: auto; font-family: {FONT_FALLBACKS}" ',
+        1,
+    )
+    return svg.strip() + "\n"
+
+
+_GEOMETRY_ATTR = re.compile(r'\b(d|x|y|transform|points)="([^"]*)"')
+_LONG_DECIMAL = re.compile(r"-?\d+\.\d{3,}")
+
+
+def _compact(svg: str) -> str:
+    """Shrink geometry only (never text content): 2 decimals of a point are below a pixel's hundredth."""
+
+    def short(number: re.Match) -> str:
+        text = f"{float(number.group(0)):.2f}".rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text
+
+    def attribute(match: re.Match) -> str:
+        value = _LONG_DECIMAL.sub(short, match.group(2))
+        value = re.sub(r"\s*\n\s*", " ", value).strip()
+        return f'{match.group(1)}="{value}"'
+
+    svg = _GEOMETRY_ATTR.sub(attribute, svg)
+    svg = re.sub(r' transform="rotate\(-?0 [^)]*\)"', "", svg)
+    return re.sub(r'\s*<path d="[^"]*" style="fill: none"/>', "", svg)  # invisible background patches
+
+
+def _drop_empty_groups(svg: str) -> str:
+    previous = None
+    while previous != svg:
+        previous, svg = svg, re.sub(r"\s*<g>\s*</g>|\s*<g/>", "", svg)
+    return svg
+
+
+def _renumber_ids(svg: str) -> str:
+    """Keep only ids that are referenced; rename them ``<hash>-<n>`` in order of appearance."""
+    referenced = set(re.findall(r"url\(#([^)]+)\)", svg)) | set(re.findall(r'href="#([^"]+)"', svg))
+    new_name: dict[str, str] = {}
+
+    def rename_definition(match: re.Match) -> str:
+        old = match.group(1)
+        if old not in referenced:
+            return ""
+        new_name[old] = f"{_PLACEHOLDER}-{len(new_name) + 1}"
+        return f' id="{new_name[old]}"'
+
+    svg = re.sub(r'\s+id="([^"]+)"', rename_definition, svg)
+    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{new_name[m.group(1)]})", svg)
+    svg = re.sub(r'href="#([^"]+)"', lambda m: f'href="#{new_name[m.group(1)]}"', svg)
+    svg = _drop_empty_groups(svg)
+    digest = hashlib.sha256(svg.encode()).hexdigest()[:10]
+    return svg.replace(_PLACEHOLDER, f"f{digest}")
