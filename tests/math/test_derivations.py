@@ -1,0 +1,102 @@
+"""Every derivation, recomputed from its own terms, equals the trace's value for all cells of all 8 sentences."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from transformer_math import SENTENCES, build_preset, ops, preset_trace
+from transformer_math import derivations as dv
+
+SENTENCE_NUMBERS = range(1, len(SENTENCES) + 1)
+
+
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+@pytest.mark.parametrize("stage", dv.STAGES)
+def test_every_cell_equals_trace(n: int, stage: str) -> None:
+    trace = preset_trace(n)
+    ders = dv.derive_all(trace, stage)
+    assert len(ders) == getattr(trace, stage).size
+    for der in ders:
+        expected = getattr(trace, stage)[der.index]
+        assert abs(der.value - expected) <= 1e-12, (n, der.cell, der.value, expected)
+
+
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+def test_terms_add_up(n: int) -> None:
+    """The listed non-zero terms alone reproduce the sums the derivation states."""
+    trace, w = preset_trace(n), build_preset()
+    for der in dv.derive_all(trace, "scores"):
+        assert sum(t.value for t in der.terms) == pytest.approx(der.intermediate("sum"), abs=1e-12)
+        assert len(der.terms) + der.n_zero_terms == trace.Q.shape[2]
+        for t in der.terms:
+            assert t.value == pytest.approx(t.factors[0].value * t.factors[1].value, abs=0)
+            assert t.value != 0.0
+    for der in dv.derive_all(trace, "ffn_h", w):
+        assert sum(t.value for t in der.terms) == pytest.approx(der.intermediate("sum"), abs=1e-12)
+        assert der.intermediate("ffn_pre") == pytest.approx(trace.ffn_pre[der.index], abs=1e-12)
+    for der in dv.derive_all(trace, "attn"):
+        h, i, _ = der.index
+        assert der.intermediate("max") == np.max(trace.scores[h, i])
+        assert sum(t.value for t in der.terms) == pytest.approx(der.intermediate("sum"), abs=1e-12)
+    for stage, residual, mu in (("ln1_out", trace.residual1, trace.mu1), ("ln2_out", trace.residual2, trace.mu2)):
+        for der in dv.derive_all(trace, stage, w):
+            t, d = der.index
+            assert der.intermediate("input") == residual[t, d]
+            assert der.intermediate("mu") == pytest.approx(mu[t], abs=1e-12)
+            assert sum(term.value for term in der.terms) / residual.shape[1] == pytest.approx(mu[t], abs=1e-12)
+
+
+def test_score_terms_are_the_nonzero_products() -> None:
+    """The listed terms are exactly the k with Q[i,h,k]·K[j,h,k] ≠ 0, found here by numpy on whole rows."""
+    trace = preset_trace(1)
+    for h, i, j in np.ndindex(*trace.scores.shape):
+        products = trace.Q[i, h, :] * trace.K[j, h, :]
+        expected = [f"Q[{i},{h},{k}] × K[{j},{h},{k}]" for k in np.flatnonzero(products)]
+        der = dv.derive_score(trace, h, i, j)
+        assert [t.label for t in der.terms] == expected
+        assert der.intermediate("sqrt_d_k") == np.sqrt(trace.Q.shape[2])
+
+
+def test_ffn_h_gelu_matches_ops() -> None:
+    trace, w = preset_trace(1), build_preset()
+    for der in dv.derive_all(trace, "ffn_h", w):
+        assert der.value == pytest.approx(float(ops.gelu(der.intermediate("ffn_pre"))), abs=1e-15)
+
+
+def test_ln2_exposes_its_residual_parts() -> None:
+    trace = preset_trace(3)
+    der = dv.derive_ln2(trace, 2, 0)
+    assert der.intermediate("ln1_out") + der.intermediate("ffn_out") == pytest.approx(der.intermediate("input"))
+
+
+def test_dict_is_json_and_rounds() -> None:
+    der = dv.derive_attn(preset_trace(2), 1, 4, 3)
+    d = json.loads(json.dumps(dv.derivation_to_dict(der, decimals=3)))
+    assert d["cell"] == "attn[1,4,3]"
+    assert d["value"] == round(der.value, 3)
+    assert len(d["terms"]) == preset_trace(2).scores.shape[2]
+    assert json.loads(json.dumps(der.to_dict()))["value"] == der.value
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda t: dv.derive_score(t, 2, 0, 0), "head must be 0 … 1, got 2"),
+        (lambda t: dv.derive_score(t, 0, 5, 0), "i must be 0 … 4, got 5"),
+        (lambda t: dv.derive_attn(t, 0, 0, -1), "j must be 0 … 4, got -1"),
+        (lambda t: dv.derive_ln1(t, 0, 16), "d must be 0 … 15, got 16"),
+        (lambda t: dv.derive_ln2(t, 1.0, 0), "t must be an integer 0 … 4"),
+        (lambda t: dv.derive_ffn_h(t, build_preset(), 0, 32), "k must be 0 … 31, got 32"),
+        (lambda t: dv.derive_ffn_h(t, None, 0, 0), "weights must be BlockWeights"),
+        (lambda t: dv.derive_score("s1", 0, 0, 0), "trace must be a BlockTrace"),
+        (lambda t: dv.derive(t, "Y", (0, 0)), "stage must be one of"),
+        (lambda t: dv.derive(t, "attn", (0, 0)), "index for attn must be a tuple of 3"),
+        (lambda t: dv.derivation_to_dict(dv.derive_score(t, 0, 0, 0), decimals=-1), "decimals must be"),
+    ],
+)
+def test_bad_arguments_name_the_argument(call, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call(preset_trace(1))
