@@ -1,0 +1,143 @@
+"""analysis_attention against independent routes: recomputed by hand from X, W_Q, W_K, or from the formulas."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from transformer_math import SENTENCES, build_preset, ops, preset_trace
+from transformer_math import analysis_attention as A
+from transformer_math.preset import BONDS, D_K, D_MODEL, N_HEADS, T
+
+SENTENCE_NUMBERS = range(1, len(SENTENCES) + 1)
+
+
+def _softmax_row_by_hand(scores_row: np.ndarray) -> np.ndarray:
+    e = np.array([math.exp(s) for s in scores_row])
+    return e / e.sum()
+
+
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+def test_verdicts_match_a_recomputation_from_X(n):
+    weights, sentence = build_preset(), SENTENCES[n - 1]
+    X = weights.W_E[sentence.token_ids] + ops.positional_encoding(T, D_MODEL)
+    for v, relation in zip(A.relation_verdicts(n), sentence.relations, strict=True):
+        cols = slice(relation.head * D_K, (relation.head + 1) * D_K)
+        q = X[sentence.position(relation.query)] @ weights.W_Q[:, cols]
+        scores_row = (X @ weights.W_K[:, cols]) @ q / math.sqrt(D_K)
+        row = _softmax_row_by_hand(scores_row)
+        j = sentence.position(relation.key)
+        assert v.weight == pytest.approx(row[j], abs=1e-12)
+        assert v.score == pytest.approx(scores_row[j], abs=1e-12)
+        assert v.wins == (int(np.argmax(row)) == j)
+        best_other = max(row[k] for k in range(T) if k != j)
+        assert v.margin == pytest.approx(row[j] - best_other, abs=1e-12)
+        # the weight ratio of two softmax entries is exp of their score difference
+        assert v.weight_ratio == pytest.approx(math.exp(v.score_margin), rel=1e-12)
+        assert v.query == relation.query and v.key == relation.key and v.head == relation.head
+
+
+def test_verdict_counts_and_extremes_are_consistent():
+    verdicts = A.all_verdicts()
+    assert A.n_relations() == sum(len(s.relations) for s in SENTENCES)
+    assert A.n_relations_won() == sum(v.wins for v in verdicts)
+    assert A.weakest_verdict().margin == min(v.margin for v in verdicts)
+    assert A.strongest_verdict().margin == max(v.margin for v in verdicts)
+    assert A.verdict(3, 1) is A.relation_verdicts(3)[1]
+
+
+def test_a_losing_relation_names_the_winner():
+    # A relation with a key that cannot win (です has no noun dim) must be reported as lost, with the real winner.
+    sentence = SENTENCES[0]
+    fake = A.preset.Relation(query="美しい", key="です", head=0)
+    v = A._verdict(sentence, fake)
+    assert not v.wins
+    assert v.winner == "花"
+    assert v.margin < 0
+
+
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+def test_score_split_and_bond_terms_add_up_to_the_score(n):
+    trace = preset_trace(n)
+    for head in range(N_HEADS):
+        for i in range(T):
+            for j in range(T):
+                split = A.score_split(n, head, i, j)
+                assert split.total == pytest.approx(trace.scores[head, i, j], abs=1e-12)
+                terms = A.bond_score_terms(n, head, i, j)
+                assert sum(terms.values()) == pytest.approx(trace.scores[head, i, j], abs=1e-12)
+                assert set(terms) == {b.name for b in BONDS if b.head == head}
+
+
+def test_score_split_of_the_notes_value():
+    # sentence 1, head 0, 美しい → 花: Q has 3 (adjective) at the adjective column, K has 3 (noun) at both columns,
+    # so meaning·meaning alone is 3·3/√8.
+    split = A.score_split(1, 0, 2, 3)
+    assert split.tok_tok == pytest.approx(3.0 * 3.0 / math.sqrt(8), abs=1e-12)
+    assert split.total == pytest.approx(preset_trace(1).scores[0, 2, 3], abs=1e-12)
+
+
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+def test_bond_split_is_the_bond_column(n):
+    trace = preset_trace(n)
+    for b in range(len(BONDS)):
+        for side, full in (("query", trace.Q_full), ("key", trace.K_full)):
+            split = A.bond_split(n, b, side)
+            np.testing.assert_allclose(split.total, full[:, BONDS[b].column], atol=1e-12)
+            np.testing.assert_allclose(split.pos, ops.positional_encoding(T, D_MODEL)[:, split.dim], atol=0)
+    assert A.max_abs_outside_bonds(n) == 0.0
+
+
+def test_positional_encoding_facts():
+    pe = ops.positional_encoding(T, D_MODEL)
+    for t in range(T):
+        assert A.pe_row_norm(t) == pytest.approx(math.sqrt(D_MODEL / 2), abs=1e-12)
+    for d in range(D_MODEL):
+        i = d // 2
+        assert A.pe_period_of_dim(d) == pytest.approx(2 * math.pi * 10000 ** (2 * i / D_MODEL), rel=1e-12)
+        assert A.pe_range(d) == pytest.approx(pe[:, d].max() - pe[:, d].min(), abs=0)
+    dists = [np.linalg.norm(pe[a] - pe[b]) for a in range(T) for b in range(T) if a != b]
+    assert A.pe_min_distance() == pytest.approx(min(dists), abs=1e-12)
+    assert A.pe_min_distance() > 0
+    # low dimensions move more than high ones over the 5 positions
+    assert A.pe_range(0) > A.pe_range(14)
+
+
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+def test_y_sources_add_up_to_Y(n):
+    trace = preset_trace(n)
+    for t in range(T):
+        for d in range(D_MODEL):
+            assert A.y_sources(n, t, d).sum() == pytest.approx(trace.Y[t, d], abs=1e-12)
+            assert A.y_from_token(n, t, d) + A.y_from_position(n, t, d) == pytest.approx(trace.Y[t, d], abs=1e-12)
+    assert A.concat_vs_Y_max_diff(n) == 0.0
+
+
+def test_head_of_dim_and_sizes():
+    assert [A.head_of_dim(d) for d in range(D_MODEL)] == [d * N_HEADS // D_MODEL for d in range(D_MODEL)]
+    weights = build_preset()
+    assert A.parameter_count("W_Q") == weights.W_Q.shape[0] * weights.W_Q.shape[1]
+    assert A.nonzero_count("W_Q") == len(BONDS) == A.nonzero_count("W_K")
+    assert A.embedding_row_norm("花") == pytest.approx(math.sqrt(3.0**2 + 1.0**2 + 0.3**2), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: A.relation_verdicts(9), "sentence_number"),
+        (lambda: A.verdict(1, 2), "relation_index"),
+        (lambda: A.score_split(1, 2, 0, 0), "head"),
+        (lambda: A.score_split(1, 0, 5, 0), "i"),
+        (lambda: A.bond_split(1, 0, "value"), "side"),
+        (lambda: A.bond_split(1, "名詞→名詞", "query"), "bond"),
+        (lambda: A.y_sources(1, 0, 16), "d"),
+        (lambda: A.nonzero_count("n_heads"), "name"),
+        (lambda: A.embedding_row_norm("犬"), "word"),
+        (lambda: A.position_share(1, 0, 0), r"X\[0, 0\] = 0"),
+    ],
+)
+def test_bad_input_names_the_argument(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
