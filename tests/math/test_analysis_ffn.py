@@ -1,0 +1,167 @@
+"""Tests of transformer_math.analysis_ffn: LayerNorm statistics and the W_E / W_P attribution of detectors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transformer_math import analysis_ffn as A
+from transformer_math import ops, preset, preset_trace
+from transformer_math.preset import build_preset
+
+W = build_preset()
+SENTENCE_NUMBERS = range(1, len(preset.SENTENCES) + 1)
+
+
+def _post_ln_block(X: np.ndarray) -> np.ndarray:
+    """An independent composition of the block from ops.post_ln / multi_head_attention / ffn."""
+
+    def attention(x):
+        return ops.multi_head_attention(x, x, W.W_Q, W.W_K, W.W_V, W.W_O, W.n_heads)
+
+    def feed_forward(x):
+        return ops.ffn(x, W.W1, W.b1, W.W2, W.b2)[2]
+
+    return ops.post_ln(ops.post_ln(X, attention), feed_forward)
+
+
+# ------------------------------------------------------------------------------------------------ LayerNorm
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+def test_ln_stats_match_the_definition(n):
+    tr = preset_trace(n)
+    for stats, x, y in ((A.ln1_stats(tr), tr.residual1, tr.ln1_out), (A.ln2_stats(tr), tr.residual2, tr.ln2_out)):
+        np.testing.assert_allclose(stats.mean_in, x.sum(axis=1) / x.shape[1], atol=1e-14)
+        np.testing.assert_allclose(stats.std_in**2, ((x - stats.mean_in[:, None]) ** 2).mean(axis=1), atol=1e-13)
+        np.testing.assert_allclose(stats.mean_out, 0.0, atol=1e-14)
+        # with ε inside the root, the output's std is σ/√(σ²+ε), a hair below 1
+        np.testing.assert_allclose(stats.std_out, stats.std_in / np.sqrt(stats.std_in**2 + W.eps), atol=1e-14)
+        assert np.all(stats.std_out < 1.0)
+        np.testing.assert_allclose(y[:, 0], (x[:, 0] - stats.mean_in) / stats.scale, atol=1e-14)
+
+
+def test_ln_stats_rejects_mismatched_shapes():
+    with pytest.raises(ValueError, match=r"x and y must be 2-D of one shape"):
+        A.layer_norm_stats(np.zeros((5, 16)), np.zeros((5, 15)))
+
+
+# ------------------------------------------------------------------------------------- counterfactual forward
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+def test_position_scale_one_reproduces_the_real_forward(n):
+    real = preset_trace(n)
+    again = A.forward_with_position_scale(W, real.tokens, 1.0)
+    for name in ("scores", "attn", "Y", "ln1_out", "ffn_pre", "ffn_h", "ln2_out"):
+        np.testing.assert_array_equal(getattr(again, name), getattr(real, name), err_msg=name)
+
+
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+def test_without_position_agrees_with_an_independent_composition(n):
+    cf = A.trace_without_position(n)
+    np.testing.assert_array_equal(cf.X, W.W_E[preset.SENTENCES[n - 1].token_ids])
+    np.testing.assert_allclose(cf.ln2_out, _post_ln_block(cf.X), atol=1e-12)
+    np.testing.assert_allclose(
+        preset_trace(n).ln2_out, _post_ln_block(preset_trace(n).X), atol=1e-12
+    )  # the same composition with W_P reproduces the real block, so the route is a fair reference
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.integers(0, preset.VOCAB_SIZE - 1), min_size=2, max_size=7),
+    st.randoms(use_true_random=False),
+)
+def test_without_position_the_block_is_permutation_equivariant(ids, rnd):
+    tokens = np.array(ids)
+    perm = np.array(rnd.sample(range(len(ids)), len(ids)))
+    out = A.forward_with_position_scale(W, tokens, 0.0).ln2_out
+    out_perm = A.forward_with_position_scale(W, tokens[perm], 0.0).ln2_out
+    np.testing.assert_allclose(out_perm, out[perm], atol=1e-12)
+
+
+def test_position_scale_must_be_finite():
+    with pytest.raises(ValueError, match="position_scale"):
+        A.forward_with_position_scale(W, np.array([0, 1]), float("nan"))
+
+
+@pytest.mark.parametrize("bad", [0, 9, -1])
+def test_sentence_number_is_checked(bad):
+    with pytest.raises(ValueError, match="sentence_number"):
+        A.detector_attributions(bad)
+
+
+# ------------------------------------------------------------------------------------ linear attribution
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+def test_value_path_is_linear_and_gives_Y(n):
+    tr = preset_trace(n)
+    np.testing.assert_allclose(A.value_path(W, tr.attn, tr.X), tr.Y, atol=1e-13)
+    both = A.value_path(W, tr.attn, tr.X_tok) + A.value_path(W, tr.attn, tr.X_pos)
+    np.testing.assert_allclose(both, tr.Y, atol=1e-13)
+
+
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+def test_ln1_parts_sum_to_ln1_out(n):
+    tr = preset_trace(n)
+    parts = A.ln1_parts(W, tr)
+    np.testing.assert_allclose(parts.tok + parts.pos + parts.beta, tr.ln1_out, atol=1e-13)
+    # each part is centred (LayerNorm's centring is linear), so each has mean 0 per token
+    for part in (parts.own_tok, parts.attn_tok, parts.own_pos, parts.attn_pos):
+        np.testing.assert_allclose(part.mean(axis=1), 0.0, atol=1e-14)
+
+
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+def test_attributions_cover_exactly_the_firing_detectors(n):
+    tr = preset_trace(n)
+    expected = {(int(t), int(k)) for t, k in np.argwhere(tr.ffn_h > 0.5)}
+    rows = A.detector_attributions(n)
+    assert {(a.t, a.k) for a in rows} == expected
+    cf = A.trace_without_position(n)
+    for a in rows:
+        assert a.bias + a.tok + a.pos + a.beta_part == pytest.approx(a.ffn_pre, abs=1e-12)
+        assert a.bias + sum(term.contribution for term in a.terms) == pytest.approx(a.ffn_pre, abs=1e-12)
+        assert a.ffn_h == pytest.approx(float(ops.gelu(np.array(a.ffn_pre))), abs=1e-15)
+        assert a.h_without_position == cf.ffn_h[a.t, a.k]
+        assert a.word == preset.SENTENCES[n - 1].words[a.t]
+        assert a.name == preset.NEURON_NAMES[a.k]
+        assert -1.0 <= a.pos_share <= 1.0
+
+
+def test_verdicts_are_consistent():
+    rows = A.all_detector_attributions()
+    assert len(rows) == A.n_firing() == sum(int((preset_trace(n).ffn_h > 0.5).sum()) for n in SENTENCE_NUMBERS)
+    assert A.n_needs_position() + A.n_firing_without_position() == A.n_firing()
+    for a in rows:
+        assert a.verdict in {"意味", "位置", "意味＋位置"}
+        assert (a.verdict == "位置") == (a.needs_position and a.pos > a.tok)
+        assert (a.verdict == "意味") == (a.h_without_position > A.FIRING_THRESHOLD)
+    assert sum(A.position_driven_units().values()) == A.n_position_driven()
+    assert sum(A.firing_count(k) for k in range(preset.D_FF)) == A.n_firing()
+
+
+def test_the_notes_value_for_watashi_h13():
+    # PRESET.md quotes ffn_h[T0 私, h13] = +1.00 for sentence 3
+    assert f"{A.find(3, '私', 13).ffn_h:+.2f}" == "+1.00"
+    with pytest.raises(ValueError, match="does not fire"):
+        A.find(3, "私", 20)
+
+
+def test_and_detector_features_come_from_the_cosine_dimensions_of_W_P():
+    # W_P's odd dimensions are cosines ≈ 1 at every position for the slow pairs: d9 (size) and d11 (popularity)
+    # get position input of the same sign as a real feature; d8 and d10 are sines ≈ 0, so LayerNorm's
+    # centring makes their position part negative.
+    means = A.pe_column_means()
+    assert means[9] > 0.99 and means[11] > 0.99 and abs(means[8]) < 0.05 and abs(means[10]) < 0.05
+    for k in (13, 15):
+        lo, _ = A.feature_input_from_position(k)
+        assert lo > 0
+    for k in (12, 14):
+        _, hi = A.feature_input_from_position(k)
+        assert hi < 0
+
+
+def test_word_has_feature_and_and_units():
+    assert A.and_units() == (12, 13, 14, 15)
+    assert A.word_has_feature("猫", 13) and not A.word_has_feature("花", 13)
+    with pytest.raises(ValueError, match="not an AND detector"):
+        A.word_has_feature("猫", 3)
+    assert 0 <= A.firings_without_feature(13) <= A.firing_count(13)
+    assert A.n_noun_half_alone_fires(13) <= A.firing_count(13)
