@@ -96,6 +96,12 @@ class BlockTrace:
     residual2: np.ndarray  # (T, d_model)
     ln2_out: np.ndarray  # (T, d_model)
 
+    def __post_init__(self) -> None:
+        # preset_trace() caches one trace per sentence for every page: a snippet that wrote into an
+        # array would silently change the numbers of all later pages, so the arrays are read-only.
+        for f in fields(self):
+            getattr(self, f.name).setflags(write=False)
+
     @property
     def W_P(self) -> np.ndarray:
         return self.X_pos
@@ -156,7 +162,9 @@ def forward(weights: BlockWeights, tokens: np.ndarray) -> BlockTrace:
 
     residual1 = X + Y
     ln1_out = ops.layer_norm(residual1, weights.ln1_gamma, weights.ln1_beta, weights.eps)
-    ffn_pre, ffn_h, ffn_out = ops.ffn(ln1_out, weights.W1, weights.b1, weights.W2, weights.b2)  # (T, d_ff) ×2, (T, d_model)
+    ffn_pre, ffn_h, ffn_out = ops.ffn(
+        ln1_out, weights.W1, weights.b1, weights.W2, weights.b2
+    )  # (T, d_ff) ×2, (T, d_model)
     residual2 = ln1_out + ffn_out
     ln2_out = ops.layer_norm(residual2, weights.ln2_gamma, weights.ln2_beta, weights.eps)
     return BlockTrace(

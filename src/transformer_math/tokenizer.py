@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .preset import T, VOCAB, WORD_ID
+from .preset import VOCAB, WORD_ID, T
 
 _VOCAB_LIST = "、".join(f"{i} {w}" for i, w in enumerate(VOCAB))
 
@@ -18,9 +18,12 @@ _VOCAB_LIST = "、".join(f"{i} {w}" for i, w in enumerate(VOCAB))
 def tokenize(sentence: str | Sequence[str] | Sequence[int] | np.ndarray, length: int = T) -> np.ndarray:
     """Token ids (length,) for ``sentence``; ValueError naming the word, its position and the vocabulary."""
     if isinstance(sentence, str):
-        words = sentence.split() if any(c.isspace() for c in sentence.strip()) else segment(sentence)
+        text = sentence.strip()  # surrounding whitespace is not a word boundary to segment at
+        words = text.split() if any(c.isspace() for c in text) else segment(text)
         ids = [_word_id(w, pos) for pos, w in enumerate(words)]
     else:
+        if isinstance(sentence, np.ndarray) and sentence.ndim != 1:
+            raise ValueError(f"token ids must be a 1-D array (T,), got shape {sentence.shape}")
         ids = [_item_id(item, pos) for pos, item in enumerate(sentence)]
     if len(ids) != length:
         raise ValueError(f"the sentence has {len(ids)} tokens, but the block takes exactly T = {length}: {sentence!r}")
@@ -61,5 +64,7 @@ def _item_id(item: object, position: int) -> int:
     if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
         if 0 <= item < len(VOCAB):
             return int(item)
-        raise ValueError(f"token id {item} at position {position} is outside 0 … {len(VOCAB) - 1}; vocabulary: {_VOCAB_LIST}")
+        raise ValueError(
+            f"token id {item} at position {position} is outside 0 … {len(VOCAB) - 1}; vocabulary: {_VOCAB_LIST}"
+        )
     raise ValueError(f"token at position {position} is {item!r}, neither a word nor an integer id")
