@@ -392,3 +392,85 @@ def noun_half_alone_fires(a: DetectorAttribution) -> bool:
 def n_noun_half_alone_fires(k: int) -> int:
     """Firings of AND detector h_k where the noun input alone would already fire it (the AND is not an AND)."""
     return sum(noun_half_alone_fires(a) for a in all_detector_attributions() if a.k == k)
+
+
+# --------------------------------------------------------------------------------- small facts the pages quote
+def gelu_threshold(level: float = FIRING_THRESHOLD) -> float:
+    """The pre-activation x > 0 with GELU(x) = level (GELU is increasing for x > 0), by bisection."""
+    if not level > 0:
+        raise ValueError(f"level must be positive, got {level!r}")
+    lo, hi = 0.0, max(1.0, 2.0 * level)
+    while float(ops.gelu(np.array(hi))) < level:
+        hi *= 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if float(ops.gelu(np.array(mid))) < level else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def gelu_minimum() -> tuple[float, float]:
+    """(x, GELU(x)) at GELU's minimum on the negative axis (ReLU's minimum is 0), on a grid of step 1e-5."""
+    x = np.linspace(-3.0, 0.0, 300_001)
+    i = int(np.argmin(ops.gelu(x)))
+    return float(x[i]), float(ops.gelu(x[i]))
+
+
+def _all_stats(which: str, field: str) -> np.ndarray:
+    stats = ln1_stats if which == "ln1" else ln2_stats
+    return np.concatenate([getattr(stats(_trace(n)), field) for n in range(1, len(preset.SENTENCES) + 1)])
+
+
+def stat_range(which: str, field: str) -> tuple[float, float]:
+    """(min, max) of one LayerNormStats field over all 8 × T tokens; which = "ln1" or "ln2"."""
+    if which not in ("ln1", "ln2"):
+        raise ValueError(f"which must be 'ln1' or 'ln2', got {which!r}")
+    if field not in LayerNormStats.__dataclass_fields__:
+        raise ValueError(f"field must be one of {list(LayerNormStats.__dataclass_fields__)}, got {field!r}")
+    values = _all_stats(which, field)
+    return float(values.min()), float(values.max())
+
+
+def max_abs_mean_out(which: str) -> float:
+    """The largest |mean| of a LayerNorm output row over all 8 × T tokens (0 up to rounding)."""
+    lo, hi = stat_range(which, "mean_out")
+    return max(abs(lo), abs(hi))
+
+
+def layer_norm_of_Y_alone(trace: BlockTrace, eps: float = preset.EPS) -> np.ndarray:
+    """What LayerNorm 1 would output without the residual connection: LN(Y) instead of LN(X + Y)."""
+    return ops.layer_norm(trace.Y, eps=eps)
+
+
+def own_category_value(trace: BlockTrace, t: int, with_residual: bool = True) -> float:
+    """ln1_out[t, c] at token t's own category dimension c (with the residual) or LN(Y)[t, c] (without)."""
+    if t not in range(len(trace.tokens)):
+        raise ValueError(f"t must be 0 … {len(trace.tokens) - 1}, got {t!r}")
+    category = preset.LEXICON[preset.VOCAB[int(trace.tokens[t])]][0]
+    out = trace.ln1_out if with_residual else layer_norm_of_Y_alone(trace)
+    return float(out[t, category])
+
+
+def unused_hidden_max() -> float:
+    """max |ffn_h| over the unused units h16 … h31 on all eight sentences (GELU(0) = 0)."""
+    first_unused = preset.N_SINGLE_DETECTORS + len(preset.AND_DETECTOR_FEATURES)
+    return max(float(np.abs(_trace(n).ffn_h[:, first_unused:]).max()) for n in range(1, len(preset.SENTENCES) + 1))
+
+
+def permutation_difference(sentence_number: int, position_scale: float) -> float:
+    """max |block(perm X) − perm block(X)| for the reversed word order, with W_P scaled by position_scale.
+
+    0 (to rounding) without W_P: a block without position cannot tell word orders apart.
+    """
+    _check_sentence_number(sentence_number)
+    weights = preset.build_preset()
+    tokens = preset.SENTENCES[sentence_number - 1].token_ids
+    perm = np.arange(len(tokens))[::-1]
+    out = forward_with_position_scale(weights, tokens, position_scale).ln2_out
+    out_perm = forward_with_position_scale(weights, tokens[perm], position_scale).ln2_out
+    return float(np.abs(out_perm - out[perm]).max())
+
+
+def _trace(n: int) -> BlockTrace:
+    from . import preset_trace  # the package's cache; imported here to avoid a cycle at import time
+
+    return preset_trace(n)

@@ -165,3 +165,41 @@ def test_word_has_feature_and_and_units():
         A.word_has_feature("猫", 3)
     assert 0 <= A.firings_without_feature(13) <= A.firing_count(13)
     assert A.n_noun_half_alone_fires(13) <= A.firing_count(13)
+
+
+def test_gelu_threshold_and_minimum():
+    x = A.gelu_threshold()
+    assert float(ops.gelu(np.array(x))) == pytest.approx(0.5, abs=1e-12)
+    assert A.gelu_threshold(1.0) > x  # GELU increases for x > 0
+    with pytest.raises(ValueError, match="level"):
+        A.gelu_threshold(0.0)
+    x_min, y_min = A.gelu_minimum()
+    # at the minimum the derivative vanishes: compare with neighbours at ±1e-3
+    assert y_min < float(ops.gelu(np.array(x_min - 1e-3))) and y_min < float(ops.gelu(np.array(x_min + 1e-3)))
+    assert y_min < 0 < float(ops.relu(np.array(1.0)))
+
+
+def test_stat_ranges_and_unused_units():
+    lo, hi = A.stat_range("ln1", "std_out")
+    assert lo <= hi < 1.0
+    assert A.max_abs_mean_out("ln2") < 1e-14
+    with pytest.raises(ValueError, match="which"):
+        A.stat_range("ln3", "std_out")
+    with pytest.raises(ValueError, match="field"):
+        A.stat_range("ln1", "sigma")
+    assert A.unused_hidden_max() == 0.0
+
+
+@pytest.mark.parametrize("n", SENTENCE_NUMBERS)
+def test_residual_keeps_the_own_category(n):
+    tr = preset_trace(n)
+    np.testing.assert_allclose(A.layer_norm_of_Y_alone(tr), ops.layer_norm(tr.concat @ W.W_O), atol=1e-15)
+    for t in range(len(tr.tokens)):
+        assert A.own_category_value(tr, t) > A.own_category_value(tr, t, with_residual=False)
+    with pytest.raises(ValueError, match="t must be"):
+        A.own_category_value(tr, 5)
+
+
+def test_permutation_difference():
+    assert A.permutation_difference(1, 0.0) < 1e-12
+    assert A.permutation_difference(1, 1.0) > 0.1
