@@ -92,3 +92,92 @@ def log_base(x: float, base: float) -> float:
     if x <= 0 or base <= 0 or base == 1:
         raise ValueError(f"log_base needs x > 0 and base > 0, base ≠ 1; got x={x!r}, base={base!r}")
     return math.log(x) / math.log(base)
+
+
+# --- training (Vaswani et al. 2017, §5.2 and §5.4) ----------------------------------------------------------
+
+TRANSFORMER_BASE_TRAIN_STEPS = 100_000
+"""§5.2: the base models were trained for 100,000 steps (about 12 hours on 8 P100 GPUs)."""
+DROPOUT_SEED = 5
+"""Seed of the dropout demonstration (any fixed seed; fixed so the page's numbers stay put)."""
+
+
+def entropy(p: np.ndarray) -> float:
+    """−Σ p log p in nats (0 log 0 = 0): the smallest cross-entropy any prediction can reach for target p."""
+    p = np.asarray(p, dtype=np.float64)
+    if p.ndim != 1 or np.any(p < 0) or not np.isclose(p.sum(), 1.0):
+        raise ValueError(f"p must be a 1-D probability vector (non-negative, sum 1), got shape {p.shape}")
+    nonzero = p[p > 0]
+    return float(-(nonzero * np.log(nonzero)).sum())
+
+
+def dropout(x: np.ndarray, p: float, rng: np.random.Generator | int) -> np.ndarray:
+    """Inverted dropout: zero each entry with probability p, scale the survivors by 1/(1 − p).
+
+    The scaling keeps the expected value of every entry, so nothing changes at inference (no dropout there).
+    """
+    if not 0.0 <= p < 1.0:
+        raise ValueError(f"p must be in [0, 1), got {p!r}")
+    generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    keep = generator.random(np.shape(x)) >= p
+    return np.where(keep, np.asarray(x, dtype=np.float64) / (1.0 - p), 0.0)
+
+
+def dropout_demo(p: float, shape: tuple[int, int] = (512, 512), seed: int = DROPOUT_SEED) -> dict[str, float]:
+    """Dropout on an all-ones array: the share of zeros and the mean afterwards (expected p and 1)."""
+    out = dropout(np.ones(shape), p, seed)
+    return {"zero_fraction": float(np.mean(out == 0.0)), "mean": float(out.mean()), "size": int(out.size)}
+
+
+# --- BERT's masked LM, simulated --------------------------------------------------------------------------
+
+MLM_SEED = 2018
+"""Seed for the masked-LM simulation (BERT appeared in 2018)."""
+MLM_REPEATS = 250
+"""The eight preset sentences repeated this many times: 8 · 5 · 250 = 10,000 tokens."""
+
+
+def mlm_corpus(repeats: int = MLM_REPEATS) -> np.ndarray:
+    """The preset's eight sentences, concatenated ``repeats`` times, as token ids (8·5·repeats,)."""
+    from .preset import SENTENCES
+
+    repeats = _positive_int(repeats, "repeats")
+    one_pass = np.concatenate([np.asarray(s.token_ids) for s in SENTENCES])
+    return np.tile(one_pass, repeats)
+
+
+def mlm_simulation(repeats: int = MLM_REPEATS, seed: int = MLM_SEED):
+    """BERT's 15 % / 80-10-10 corruption on :func:`mlm_corpus`; [MASK] is one extra id after the vocabulary."""
+    from .masking import mlm_mask
+    from .preset import VOCAB
+
+    mask_id = len(VOCAB)
+    return mlm_mask(mlm_corpus(repeats), mask_id=mask_id, vocab_size=len(VOCAB) + 1, rng=seed)
+
+
+# --- the scale notes: where the attention core overtakes the rest of the block -----------------------------
+
+
+def first_n_where_core_exceeds(d_model: int, d_ff: int, other: str) -> int:
+    """Smallest n where scores + weighted sum (2·n²·d) are at least ``other`` of the same block.
+
+    ``other``: "projections" (Q, K, V and O: 4·n·d²) or "ffn" (2·n·d·d_ff). Found by stepping n, so a test
+    can compare it with the algebra (n = 2·d and n = d_ff).
+    """
+    from .counting import attention_multiplies, ffn_multiplies
+
+    if other not in ("projections", "ffn"):
+        raise ValueError(f"other must be 'projections' or 'ffn', got {other!r}")
+    _positive_int(d_model, "d_model")
+    _positive_int(d_ff, "d_ff")
+    n = 1
+    while True:
+        m = attention_multiplies(n, n, d_model)
+        core = m["scores"] + m["weighted_sum"]
+        if other == "ffn":
+            rest = ffn_multiplies(n, d_model, d_ff)
+        else:
+            rest = m["q_projection"] + m["k_projection"] + m["v_projection"] + m["o_projection"]
+        if core >= rest:
+            return n
+        n += 1

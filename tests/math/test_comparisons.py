@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from transformer_math import comparisons, counting
+from transformer_math import comparisons, counting, schedules
 
 
 @given(st.integers(1, 4096), st.integers(1, 16384))
@@ -76,3 +77,60 @@ def test_errors_name_the_argument(call, message):
 
 def test_log_base():
     assert comparisons.log_base(512, 8) == pytest.approx(3.0)
+
+
+def test_entropy_of_uniform_and_onehot():
+    assert comparisons.entropy(np.full(16, 1 / 16)) == pytest.approx(math.log(16))
+    assert comparisons.entropy(np.eye(5)[2]) == 0.0
+    with pytest.raises(ValueError, match="probability vector"):
+        comparisons.entropy(np.array([0.5, 0.6]))
+
+
+def test_smoothed_target_entropy_matches_hand_formula():
+    # (1 − ε + ε/K) and ε/K, entropy written out by hand
+    eps, k = 0.1, 16
+    top, rest = 1 - eps + eps / k, eps / k
+    by_hand = -(top * math.log(top) + (k - 1) * rest * math.log(rest))
+    target = schedules.label_smoothing_target(3, k, eps)
+    assert comparisons.entropy(target) == pytest.approx(by_hand, rel=1e-14)
+
+
+@given(st.floats(0.0, 0.9), st.integers(0, 10_000))
+def test_dropout_keeps_or_scales_every_entry(p, seed):
+    x = np.arange(1.0, 201.0)
+    out = comparisons.dropout(x, p, seed)
+    kept = out != 0
+    np.testing.assert_allclose(out[kept], x[kept] / (1 - p))
+
+
+def test_dropout_demo_is_close_to_its_expectation():
+    demo = comparisons.dropout_demo(0.1)
+    # binomial standard deviation of the zero share: sqrt(p(1−p)/N) ≈ 5.9e-4 for N = 512²
+    assert abs(demo["zero_fraction"] - 0.1) < 4 * math.sqrt(0.1 * 0.9 / demo["size"])
+    assert abs(demo["mean"] - 1.0) < 0.01
+    with pytest.raises(ValueError, match=r"p must be in \[0, 1\)"):
+        comparisons.dropout(np.ones(3), 1.0, 0)
+
+
+def test_mlm_simulation_counts():
+    result = comparisons.mlm_simulation()
+    corpus = comparisons.mlm_corpus()
+    assert corpus.size == 8 * 5 * comparisons.MLM_REPEATS
+    assert result.n_selected == round(0.15 * corpus.size)
+    assert result.n_masked + result.n_random + result.n_unchanged == result.n_selected
+    # 80/10/10 within 4 binomial standard deviations
+    for count, rate in ((result.n_masked, 0.8), (result.n_random, 0.1), (result.n_unchanged, 0.1)):
+        sd = math.sqrt(result.n_selected * rate * (1 - rate))
+        assert abs(count - rate * result.n_selected) < 4 * sd
+    # the simulation is reproducible: same seed, same corruption
+    again = comparisons.mlm_simulation()
+    np.testing.assert_array_equal(result.input_ids, again.input_ids)
+
+
+@pytest.mark.parametrize(("d_model", "d_ff"), [(512, 2048), (768, 3072), (64, 100), (16, 32)])
+def test_core_overtakes_at_the_algebraic_points(d_model, d_ff):
+    # 2·n²·d ≥ 4·n·d² ⇔ n ≥ 2d ; 2·n²·d ≥ 2·n·d·d_ff ⇔ n ≥ d_ff
+    assert comparisons.first_n_where_core_exceeds(d_model, d_ff, "projections") == 2 * d_model
+    assert comparisons.first_n_where_core_exceeds(d_model, d_ff, "ffn") == d_ff
+    with pytest.raises(ValueError, match="other must be"):
+        comparisons.first_n_where_core_exceeds(d_model, d_ff, "softmax")
