@@ -1,0 +1,83 @@
+"""Build integration: replace each checked number by the literal the reader sees, verifying it on the way.
+
+The site's ``on_page_markdown`` hook calls ``render_checked_numbers``. A stale or broken number is
+logged as an error through MkDocs' logger (so ``mkdocs build --strict`` fails, with every bad number
+of the page listed, each as ``page.md:line: …``), and the page still renders with the quoted literal.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import os
+import re
+from pathlib import Path
+
+from .formats import full_value
+from .syntax import CheckedNumber, find_checked_numbers
+from .verify import check, display_path, read_page
+
+log = logging.getLogger("mkdocs.plugins.transformer_site.checked")
+
+# Characters that Markdown (links, emphasis, escapes, tables) or arithmatex ($) would read inside an
+# attribute value; as entities they pass through untouched.
+_ATTRIBUTE_ESCAPES = {ch: f"&#{ord(ch)};" for ch in "[]()\\|*_`$~^{}"}
+
+
+def _attribute(text: str) -> str:
+    escaped = html.escape(text, quote=True)
+    return "".join(_ATTRIBUTE_ESCAPES.get(ch, ch) for ch in escaped)
+
+
+def shown_literal(number: CheckedNumber) -> str:
+    """What the reader sees: the bare literal inside math; in prose HTML with ``10^6`` as a superscript."""
+    if number.in_math:
+        return number.literal
+    text = html.escape(number.literal, quote=False)
+    text = re.sub(r"10\^([+\-−]?\d+)", r"10<sup>\1</sup>", text)
+    return text.replace("-", "&#45;")  # never read as a list marker or an em-dash by smarty
+
+
+def _span(number: CheckedNumber, value: int | float | None, stale: bool) -> str:
+    tooltip = f"{number.expression} = {full_value(value)}" if value is not None else number.expression
+    classes = "checked-number checked-number--stale" if stale else "checked-number"
+    return (
+        f'<span class="{classes}" tabindex="0" data-expr="{_attribute(number.expression)}"'
+        f' data-value="{_attribute(full_value(value)) if value is not None else ""}"'
+        f' aria-description="{_attribute(tooltip)}">{shown_literal(number)}</span>'
+    )
+
+
+def source_line_offset(markdown: str, src_path: str | os.PathLike) -> int:
+    """Lines MkDocs removed above ``markdown`` (front matter), found by re-reading the source file."""
+    try:
+        source = read_page(Path(src_path)).lstrip("\ufeff").replace("\r\n", "\n")
+    except OSError:
+        return 0
+    if markdown and source.endswith(markdown):
+        return source[: len(source) - len(markdown)].count("\n")
+    return 0
+
+
+def render_checked_numbers(markdown: str, src_path: str | os.PathLike, root: str | os.PathLike | None = None) -> str:
+    """``markdown`` with every ``{{ … }}`` replaced by its literal; errors logged as ``page.md:line: …``.
+
+    ``src_path`` is the page's file (line numbers are those of the file, front matter included);
+    messages show it relative to ``root`` (default: the working directory, where mkdocs runs).
+    """
+    path = display_path(src_path, root)
+    numbers = find_checked_numbers(markdown, path, first_line=1 + source_line_offset(markdown, src_path))
+    pieces = []
+    pos = 0
+    for number in numbers:
+        outcome = check(number)
+        if not outcome.ok:
+            log.error(outcome.message)
+        pieces.append(markdown[pos : number.start])
+        if number.in_math or number.expression is None or number.problem:
+            pieces.append(number.literal if number.in_math else shown_literal(number))
+        else:
+            pieces.append(_span(number, outcome.value, stale=not outcome.ok))
+        pos = number.end
+    pieces.append(markdown[pos:])
+    return "".join(pieces)
