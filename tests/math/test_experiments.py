@@ -1,0 +1,214 @@
+"""The chapter experiments, each checked by a route other than the one that computes it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from transformer_math import counting, experiments, ops
+from transformer_math.configs import TRANSFORMER_BASE
+
+# ------------------------------------------------------------------------------------------- masks
+
+
+def test_mask_before_softmax_rows_sum_to_one_and_zeroing_after_loses_the_future_weight():
+    m = experiments.MASK
+    np.testing.assert_allclose(m.row_sums_before, 1.0, atol=1e-15)
+    # what zeroing drops is exactly what the unmasked softmax had put on j > i
+    unmasked = ops.softmax(m.scores)
+    dropped = np.array([unmasked[i, i + 1 :].sum() for i in range(len(unmasked))])
+    np.testing.assert_allclose(m.row_sums_zeroed, 1.0 - dropped, atol=1e-15)
+    assert m.row_sums_zeroed[:-1].max() < 1.0  # every row but the last lost something
+    assert m.masked_before[np.triu_indices(len(unmasked), k=1)].max() == 0.0
+    assert m.renormalise_gap < 1e-15
+    assert m.large_negative_gap < 1e-15
+
+
+def test_mask_uses_the_preset_scores():
+    from transformer_math import preset_trace
+
+    np.testing.assert_array_equal(experiments.MASK.scores, preset_trace(experiments.MASK_SENTENCE).scores[0])
+
+
+def test_compare_mask_placement_rejects_non_square():
+    with pytest.raises(ValueError, match=r"square \(T, T\), got shape \(2, 3\)"):
+        experiments.compare_mask_placement(np.zeros((2, 3)))
+
+
+def test_padding_mask_hides_padding_completely():
+    p = experiments.PADDING
+    assert p.weight_on_padding == 0.0
+    np.testing.assert_allclose(p.weights.sum(axis=-1), 1.0, atol=1e-15)
+    assert p.out_change_masked == 0.0
+    assert p.out_change_unmasked > 0.1
+    assert (p.weight_on_padding_unmasked > 0).all()
+
+
+@pytest.mark.parametrize("n_valid", [0, 6, 7])
+def test_padding_demo_rejects_bad_n_valid(n_valid):
+    with pytest.raises(ValueError, match=f"n_valid must be in 1 … T − 1 = 5, got {n_valid}"):
+        experiments.padding_demo(T=6, n_valid=n_valid)
+
+
+# ------------------------------------------------------------------------------------------- √d_k
+
+
+def test_scaling_stats_follow_sqrt_d_k():
+    for d_k, s in experiments.SCALING.items():
+        assert s.score_std_unscaled == pytest.approx(np.sqrt(d_k), rel=0.05)
+        assert s.score_std_scaled == pytest.approx(1.0, rel=0.05)
+    big = experiments.SCALING[TRANSFORMER_BASE.d_k]
+    assert big.max_weight_unscaled > 2 * big.max_weight_scaled
+
+
+# ------------------------------------------------------------------------------------------- heads
+
+
+@pytest.mark.parametrize(("n", "m", "h"), [(4, 4, 1), (4, 4, 8), (3, 5, 8), (7, 2, 4)])
+def test_counted_macs_equal_the_closed_form_of_counting(n, m, h):
+    run = experiments.run_attention(n, m, 64, h)
+    assert run.total_macs == sum(counting.attention_multiplies(n, m, 64).values())
+    assert run.softmax_entries == h * n * m
+
+
+def test_cross_attention_shapes():
+    c, d, h = experiments.CROSS, TRANSFORMER_BASE.d_model, TRANSFORMER_BASE.n_heads
+    n, m = experiments.CROSS_N, experiments.CROSS_M
+    assert c.shapes["Q"] == (h, n, d // h)
+    assert c.shapes["K"] == c.shapes["V"] == (h, m, d // h)
+    assert c.shapes["scores"] == (h, n, m)
+    assert c.shapes["out"] == (n, d)
+
+
+def test_one_head_and_h_heads_cost_the_same_multiplies():
+    h = TRANSFORMER_BASE.n_heads
+    for n in experiments.HEAD_COST_LENGTHS:
+        one, many = experiments.HEAD_COST[(n, 1)], experiments.HEAD_COST[(n, h)]
+        assert one.macs == many.macs
+        assert many.softmax_entries == h * one.softmax_entries
+
+
+def test_run_attention_rejects_indivisible_heads():
+    with pytest.raises(ValueError, match="h = 3 must divide d_model = 16"):
+        experiments.run_attention(2, 2, 16, 3)
+
+
+# ------------------------------------------------------------------------------------------- PE
+
+
+def test_pe_rotation_identity_holds_numerically():
+    assert experiments.PE_ROTATION_ERROR < 1e-12
+    assert experiments.pe_rotation_error(16, 8, (3,)) < 1e-13
+
+
+def test_pe_rotation_error_detects_a_wrong_rotation(monkeypatch):
+    monkeypatch.setattr(
+        ops,
+        "pe_rotation",
+        lambda omega, k: np.array([[np.cos(omega * k), -np.sin(omega * k)], [np.sin(omega * k), np.cos(omega * k)]]),
+    )
+    assert experiments.pe_rotation_error(16, 8, (3,)) > 0.1
+
+
+@pytest.mark.parametrize("k", [0, 1, 7, 100])
+def test_pe_offset_dot_depends_only_on_the_offset(k):
+    dots = experiments.pe_offset_dot(50, 64, k)
+    np.testing.assert_allclose(dots, experiments.pe_offset_dot_formula(64, k), atol=1e-12)
+
+
+def test_pe_norms_are_sqrt_half_d_model():
+    np.testing.assert_allclose(experiments.pe_norms(300, 64), np.sqrt(32), atol=1e-12)
+
+
+def test_embedding_scale():
+    e = experiments.EMBEDDING
+    assert e.embedding_norm == pytest.approx(1.0, rel=0.02)
+    assert e.scaled_norm == pytest.approx(np.sqrt(e.d_model), rel=0.02)
+    assert e.pe_norm == pytest.approx(np.sqrt(e.d_model / 2), abs=1e-12)
+
+
+# ------------------------------------------------------------------------------------------- FFN
+
+
+def test_ffn_is_position_wise():
+    assert experiments.FFN_POSITION_WISE_GAP < 1e-12
+
+
+def test_gelu_derivative_matches_central_differences():
+    x = np.linspace(-4, 4, 81)
+    fd = (ops.gelu(x + 1e-6) - ops.gelu(x - 1e-6)) / 2e-6
+    np.testing.assert_allclose(experiments.gelu_derivative(x), fd, atol=1e-8)
+
+
+def test_gelu_minimum_against_a_grid():
+    a = experiments.ACTIVATIONS
+    grid = np.linspace(-3, 0, 300_001)
+    values = ops.gelu(grid)
+    assert a.gelu_min == pytest.approx(values.min(), abs=1e-10)
+    assert a.gelu_argmin == pytest.approx(grid[values.argmin()], abs=1e-4)
+    assert a.relu_zero_fraction == pytest.approx(0.5, abs=0.01)
+    assert a.gelu_zero_fraction == 0.0
+    assert a.gelu_negative_fraction == a.relu_zero_fraction  # negative inputs: GELU < 0, ReLU = 0
+
+
+# ------------------------------------------------------------------------------------------- Post-LN vs Pre-LN
+
+
+def test_post_ln_stream_is_normalised_and_pre_ln_stream_grows():
+    ln = experiments.LN
+    np.testing.assert_allclose(ln.activation_rms["post"], 1.0, atol=1e-4)
+    assert (np.diff(ln.activation_rms["pre"]) > 0).all()
+    for w in experiments.WIRINGS:
+        assert ln.grad_norm[w].mean() == pytest.approx(1.0)  # profiles are normalised by their mean
+
+
+def test_forward_stack_rejects_unknown_wiring():
+    W = experiments.random_stack(1, 8, 2, 16)
+    with pytest.raises(ValueError, match="wiring must be one of"):
+        experiments.forward_stack(np.zeros((3, 8)), W, "middle")
+
+
+def test_random_stack_rejects_bad_sizes():
+    with pytest.raises(ValueError, match=r"need n_layers ≥ 1 and h \| d_model, got 2, h=3, d_model=10"):
+        experiments.random_stack(2, 10, 3, 16)
+
+
+@pytest.mark.parametrize("wiring", experiments.WIRINGS)
+def test_finite_difference_gradients_match_torch_autograd(wiring):
+    torch = pytest.importorskip("torch", reason="torch (the optional cross-check extra) is not installed")
+    n_layers, d, h, d_ff, T = 3, 8, 2, 16, 4
+    W = experiments.random_stack(n_layers, d, h, d_ff, seed=3)
+    rng = np.random.default_rng(4)
+    x0, r = rng.standard_normal((T, d)), rng.standard_normal((T, d))
+    ours = experiments.ffn_weight_gradient_norms(x0, W, wiring, r)
+
+    t = {k: torch.tensor(getattr(W, k), dtype=torch.float64) for k in ("W_Q", "W_K", "W_V", "W_O", "W1")}
+    W2 = torch.tensor(W.W2, dtype=torch.float64, requires_grad=True)
+    ln = lambda a: torch.nn.functional.layer_norm(a, (d,), eps=ops.LAYER_NORM_EPS)  # noqa: E731
+
+    def attend(a, layer):
+        q, k, v = (a @ t[n][layer] for n in ("W_Q", "W_K", "W_V"))
+        split = lambda z: z.reshape(T, h, d // h).transpose(0, 1)  # noqa: E731
+        out = torch.nn.functional.scaled_dot_product_attention(split(q), split(k), split(v))
+        return out.transpose(0, 1).reshape(T, d) @ t["W_O"][layer]
+
+    def ffn(a, layer):
+        return torch.relu(a @ t["W1"][layer]) @ W2[layer]
+
+    x = torch.tensor(x0, dtype=torch.float64)
+    for layer in range(n_layers):
+        if wiring == "post":
+            x = ln(x + attend(x, layer))
+            x = ln(x + ffn(x, layer))
+        else:
+            x = x + attend(ln(x), layer)
+            x = x + ffn(ln(x), layer)
+    out = x if wiring == "post" else ln(x)
+    (out * torch.tensor(r, dtype=torch.float64)).sum().backward()
+    theirs = W2.grad.norm(dim=(1, 2)).numpy()
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+def test_unknown_lazy_attribute_raises_attribute_error():
+    with pytest.raises(AttributeError, match="NO_SUCH"):
+        experiments.NO_SUCH  # noqa: B018
