@@ -1,0 +1,271 @@
+"""Figures of the notes §0–§4: W_E, W_P (heatmap and waves), X = W_E + W_P, Q/K/V with the bonds, concat and Y.
+
+Every function takes only what selects the figure (a sentence number) and returns a matplotlib Figure; the
+snippets wrap it with :func:`transformer_figures.figure_html` and, for the eight sentences, ``tabs_html``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from transformer_math import SENTENCES, analysis_attention, ops, preset, preset_trace
+from transformer_math.preset import BONDS, D_K, D_MODEL, DIM_NAMES, N_HEADS, VOCAB, T
+
+from .plots import format_number, heatmap
+from .style import ACCENT, new_figure
+
+DIM_LABELS = tuple(f"d{d} {name}" for d, name in enumerate(DIM_NAMES))
+BOND_COLOUR = ACCENT[1]
+
+
+def _plain_words(sentence_number: int) -> tuple[str, ...]:
+    if sentence_number not in range(1, len(SENTENCES) + 1):
+        raise ValueError(f"sentence_number must be 1 … {len(SENTENCES)}, got {sentence_number!r}")
+    return SENTENCES[sentence_number - 1].words
+
+
+def _words(sentence_number: int) -> list[str]:
+    return [f"T{t} {w}" for t, w in enumerate(_plain_words(sentence_number))]
+
+
+def _annotate_nonzero(ax, matrix: np.ndarray, fmt: str) -> None:
+    """Print only the non-zero cells: in a sparse matrix the zeros are the background, not information."""
+    for i, j in zip(*np.nonzero(matrix), strict=True):
+        ax.text(j + 0.5, i + 0.5, format_number(matrix[i, j], fmt), ha="center", va="center", fontsize=8,
+                color="#000000" if abs(matrix[i, j]) < 2 else "#ffffff")  # fmt: skip
+
+
+def _drop_zero_labels(ax, matrix: np.ndarray, fontsize: float = 7) -> None:
+    """Remove the printed value of the cells that are exactly 0 (lighter SVG, the structure stands out)."""
+    for text in list(ax.texts):
+        x, y = text.get_position()
+        if matrix[int(y), int(x)] == 0.0:
+            text.remove()
+        else:
+            text.set_fontsize(fontsize)
+
+
+def _rotate_columns(ax) -> None:
+    for label in ax.get_xticklabels():
+        label.set_rotation(90)
+
+
+# ---------------------------------------------------------------------------------------------- §1
+def embedding_figure() -> Figure:
+    """W_E (16 words × 16 named dimensions), the non-zero entries printed."""
+    W_E = preset.build_embedding()
+    fig, ax = new_figure(7.6, 7.0)
+    heatmap(ax, W_E, [f"{i} {w}" for i, w in enumerate(VOCAB)], DIM_LABELS, cmap="Blues", vmin=0.0, vmax=3.0,
+            annotate=False, xlabel="埋め込み次元 d", ylabel="token id と単語")  # fmt: skip
+    _annotate_nonzero(ax, W_E, "{:.1f}")
+    _rotate_columns(ax)
+    for x in (8, 12):  # category | feature | identity trace
+        ax.axvline(x, color="#888888", linewidth=1.2)
+    return fig
+
+
+def positional_heatmap_figure() -> Figure:
+    """W_P (T × d_model): sin in even, cos in odd dimensions."""
+    W_P = ops.positional_encoding(T, D_MODEL)
+    fig, ax = new_figure(9.0, 3.4)
+    heatmap(ax, W_P, [f"t={t}" for t in range(T)], [f"d{d}" for d in range(D_MODEL)], fmt="{:+.2f}",
+            center=0.0, xlabel="次元 d (偶数 = sin, 奇数 = cos)", ylabel="位置 t")  # fmt: skip
+    for text in ax.texts:
+        text.set_fontsize(7)
+    return fig
+
+
+def positional_waves_figure() -> Figure:
+    """One panel per dimension pair: the continuous sin/cos of t, the T sampled positions marked, the period."""
+    periods = analysis_attention.pe_periods()
+    omegas = ops.pe_angular_frequencies(D_MODEL)
+    fig, axes = new_figure(9.0, 5.2, nrows=2, ncols=4, sharex=True, sharey=True)
+    t_line = np.linspace(0.0, T - 1, 200)
+    t_dots = np.arange(T)
+    for i, ax in enumerate(axes.flat):
+        ax.plot(t_line, np.sin(omegas[i] * t_line), color=ACCENT[0], linewidth=1.6, label="sin (偶数次元)")
+        ax.plot(t_line, np.cos(omegas[i] * t_line), color=ACCENT[1], linewidth=1.6, linestyle="--",
+                label="cos (奇数次元)")  # fmt: skip
+        ax.plot(t_dots, np.sin(omegas[i] * t_dots), "o", color=ACCENT[0], markersize=4.5)
+        ax.plot(t_dots, np.cos(omegas[i] * t_dots), "s", color=ACCENT[1], markersize=4.5)
+        ax.set_title(f"d{2 * i}, d{2 * i + 1}  周期 {periods[i]:,.1f}", fontsize=9.5)
+        ax.set_ylim(-1.15, 1.15)
+        ax.set_xticks(t_dots)
+        ax.axhline(0.0, color="#888888", linewidth=0.6)
+        ax.grid(True)
+    for ax in axes[1]:
+        ax.set_xlabel("位置 t")
+    axes[0, 0].legend(loc="lower left", fontsize=8)
+    return fig
+
+
+def positional_periods_figure() -> Figure:
+    """The period of each pair on a log axis, against the sentence length T = 5."""
+    periods = analysis_attention.pe_periods()
+    fig, ax = new_figure(7.0, 3.0)
+    labels = [f"d{2 * i},d{2 * i + 1}" for i in range(len(periods))]
+    ax.bar(labels, periods, color=ACCENT[0])
+    ax.set_yscale("log")
+    ax.axhline(T, color=ACCENT[1], linewidth=1.5, linestyle="--")
+    ax.text(len(periods) - 0.5, T * 1.25, f"文の長さ T = {T}", color=ACCENT[1], ha="right", fontsize=9)
+    for x, p in enumerate(periods):
+        ax.text(x, p * 1.15, f"{p:,.0f}" if p >= 10 else f"{p:.2f}", ha="center", fontsize=8)
+    ax.set_ylabel("周期 (位置の数, 対数軸)")
+    ax.set_ylim(1, periods[-1] * 4)
+    return fig
+
+
+def x_decomposition_figure(sentence_number: int) -> Figure:
+    """W_E[tokens] + W_P = X for one sentence, three heatmaps on one colour scale."""
+    words = _words(sentence_number)
+    trace = preset_trace(sentence_number)
+    fig, axes = new_figure(9.0, 7.6, nrows=3)
+    span = float(np.abs(trace.X).max())
+    titles = ("W_E[tokens] (単語の意味)", "+ W_P (位置)", "= X (ブロックへの入力)")
+    for ax, matrix, title in zip(axes, (trace.X_tok, trace.X_pos, trace.X), titles, strict=True):
+        heatmap(ax, matrix, words, DIM_LABELS if ax is axes[0] else [f"d{d}" for d in range(D_MODEL)],
+                fmt="{:.2f}", center=0.0, vmin=-span, vmax=span, title=title)  # fmt: skip
+        _drop_zero_labels(ax, matrix)
+    _rotate_columns(axes[0])
+    return fig
+
+
+# ---------------------------------------------------------------------------------------------- §2
+def _mark_bond_columns(ax, head: int) -> None:
+    for b in BONDS:
+        if b.head == head:
+            k = b.column - head * D_K
+            ax.add_patch(Rectangle((k, 0), 1, T, fill=False, edgecolor=BOND_COLOUR, linewidth=2.2, clip_on=False))
+
+
+def qkv_figure(sentence_number: int) -> Figure:
+    """Q, K, V (T × d_k) per head; the bond columns framed. V = X because W_V = I."""
+    words = _words(sentence_number)
+    trace = preset_trace(sentence_number)
+    fig, axes = new_figure(9.0, 8.4, nrows=3, ncols=N_HEADS)
+    span = float(max(np.abs(trace.Q).max(), np.abs(trace.K).max(), np.abs(trace.V).max()))  # one scale for all
+    for row, (name, tensor) in enumerate((("Q", trace.Q), ("K", trace.K), ("V", trace.V))):
+        for head in range(N_HEADS):
+            ax = axes[row, head]
+            cols = [f"g{head * D_K + k}" for k in range(D_K)]
+            heatmap(ax, tensor[:, head, :], words if head == 0 else [""] * T, cols, fmt="{:.2f}", center=0.0,
+                    vmin=-span, vmax=span, title=f"{name}  ヘッド {head}")  # fmt: skip
+            _drop_zero_labels(ax, tensor[:, head, :])
+            if name != "V":
+                _mark_bond_columns(ax, head)
+    return fig
+
+
+def bond_split_figure(sentence_number: int) -> Figure:
+    """Each bond's query and key column per token, as stacked bars: the W_E part and the W_P part."""
+    words = _plain_words(sentence_number)
+    fig, axes = new_figure(9.0, 4.6, nrows=2, ncols=len(BONDS), sharey=True)
+    x = np.arange(T)
+    for col, b in enumerate(BONDS):
+        for row, side in enumerate(("query", "key")):
+            ax = axes[row, col]
+            split = analysis_attention.bond_split(sentence_number, col, side)
+            # side by side, not stacked: a negative W_P part would hide inside a stacked meaning bar
+            ax.bar(x - 0.2, split.tok, width=0.4, color=ACCENT[0], label="W_E 由来 (意味)")
+            ax.bar(x + 0.2, split.pos, width=0.4, color=ACCENT[2], label="W_P 由来 (位置)")
+            ax.plot(x, split.total, "D", color=BOND_COLOUR, markersize=5, label="合計 = X")
+            ax.axhline(0.0, color="#888888", linewidth=0.6)
+            ax.set_xticks(x, labels=words, fontsize=8)
+            role = "Q" if side == "query" else "K"
+            ax.set_title(f"{b.name}  {role}[:, g{b.column}] = X[:, d{split.dim}]", fontsize=9)
+            ax.grid(True, axis="y")
+    axes[0, 0].legend(loc="upper right", fontsize=8)
+    return fig
+
+
+# ---------------------------------------------------------------------------------------------- §4
+def concat_figure(sentence_number: int) -> Figure:
+    """out per head (T × d_k) → concat (T × d_model) → Y = concat · W_O, the head boundary marked."""
+    words = _words(sentence_number)
+    trace = preset_trace(sentence_number)
+    fig, axes = new_figure(9.0, 5.6, nrows=2)
+    span = float(np.abs(trace.Y).max())
+    for ax, matrix, title in zip(axes, (trace.concat, trace.Y), ("concat (ヘッド 0 | ヘッド 1)", "Y = concat · W_O"),
+                                 strict=True):  # fmt: skip
+        heatmap(ax, matrix, words, DIM_LABELS, fmt="{:.2f}", center=0.0, vmin=-span, vmax=span, title=title)
+        for text in ax.texts:
+            text.set_fontsize(7)
+        ax.axvline(D_K, color=BOND_COLOUR, linewidth=2.2)
+    _rotate_columns(axes[0])
+    axes[1].set_xticks(np.arange(D_MODEL) + 0.5, labels=[f"d{d}" for d in range(D_MODEL)])
+    return fig
+
+
+def y_sources_figure(sentence_number: int, t: int) -> Figure:
+    """Where Y[t, d] comes from: the contribution attn[head, t, j]·V[j, head, k] of each key token j."""
+    words = _words(sentence_number)
+    contributions = np.array([analysis_attention.y_sources(sentence_number, t, d) for d in range(D_MODEL)])
+    fig, ax = new_figure(9.0, 3.8)
+    x = np.arange(D_MODEL)
+    pos_bottom, neg_bottom = np.zeros(D_MODEL), np.zeros(D_MODEL)
+    colours = (*ACCENT, "#8c564b")
+    for j in range(T):
+        values = contributions[:, j]
+        bottom = np.where(values >= 0, pos_bottom, neg_bottom)
+        ax.bar(x, values, bottom=bottom, color=colours[j], label=f"← {words[j]}")
+        pos_bottom += np.clip(values, 0, None)
+        neg_bottom += np.clip(values, None, 0)
+    ax.axvline(D_K - 0.5, color="#888888", linewidth=1.2)
+    ax.axhline(0.0, color="#888888", linewidth=0.6)
+    ax.set_xticks(x, labels=DIM_LABELS, rotation=90, fontsize=8)
+    ax.set_ylabel(f"Y[{words[t]}, d]")
+    ax.legend(ncols=T, fontsize=8, loc="upper right")
+    ax.grid(True, axis="y")
+    return fig
+
+
+# ---------------------------------------------------------------------------------------------- §3 extension
+def attention_relations_figure(sentence_number: int) -> Figure:
+    """attn per head, with each intended relation's cell framed (solid) and its row's winner marked (dashed)."""
+    words = _words(sentence_number)
+    trace = preset_trace(sentence_number)
+    fig, axes = new_figure(9.0, 4.3, ncols=N_HEADS)
+    for head, ax in enumerate(axes):
+        heatmap(ax, trace.attn[head], words, [w.split(" ")[1] for w in words], fmt="{:.3f}", vmin=0.0, vmax=1.0,
+                title=f"attn  ヘッド {head}", xlabel="キー j", ylabel="クエリ i" if head == 0 else None)  # fmt: skip
+        for text in ax.texts:
+            text.set_fontsize(8)
+        for v in analysis_attention.relation_verdicts(sentence_number):
+            if v.head != head:
+                continue
+            ax.add_patch(Rectangle((v.key_pos, v.query_pos), 1, 1, fill=False, edgecolor=BOND_COLOUR, linewidth=2.6))
+            if not v.wins:
+                ax.add_patch(Rectangle((v.winner_pos, v.query_pos), 1, 1, fill=False, edgecolor=BOND_COLOUR,
+                                       linewidth=2.0, linestyle="--"))  # fmt: skip
+    return fig
+
+
+def table_html(headers: list[str], rows: list[list[str]], caption: str | None = None) -> str:
+    """A plain HTML table (Material styles it like a Markdown table). Cells are escaped."""
+    import html
+
+    if any(len(r) != len(headers) for r in rows):
+        raise ValueError(f"every row must have {len(headers)} cells like headers, got {[len(r) for r in rows]}")
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return (
+        f'<div class="md-typeset__table"><table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    )
+
+
+def verdict_table_html(sentence_number: int) -> str:
+    """One row per intended relation: head, weight, runner-up, margin, verdict, the same pair in the other head."""
+    rows = []
+    for v in analysis_attention.relation_verdicts(sentence_number):
+        rows.append([
+            f"{v.query} → {v.key}", f"ヘッド {v.head}", format_number(v.weight, "{:.3f}"),
+            f"{v.runner_up} ({format_number(v.runner_up_weight, '{:.3f}')})", format_number(v.margin, "{:+.3f}"),
+            f"×{v.weight_ratio:.1f}", "勝ち" if v.wins else f"負け (勝者 {v.winner})",
+            format_number(v.other_head_weight, "{:.3f}"),
+        ])  # fmt: skip
+    headers = ["関係 (クエリ → キー)", "ヘッド", "attn の重み", "次点 (重み)", "差", "次点の何倍", "判定",
+               "もう一方のヘッドでの重み"]  # fmt: skip
+    return table_html(headers, rows)
