@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import builtins
 import html
 import itertools
 import re
+import sys
 
 from matplotlib import pyplot as plt
 from matplotlib.figure import Figure
@@ -37,9 +39,19 @@ def figure_html(fig: Figure, alt: str, caption: str | None = None) -> str:
     return "\n".join(parts)
 
 
+def _callers_print(depth: int = 2):
+    """The ``print`` the calling snippet sees.
+
+    markdown-exec captures output by putting its own ``print`` into the snippet's globals (it does not
+    redirect ``sys.stdout``), so a plain ``print`` here would go to the terminal instead of the page.
+    """
+    frame = sys._getframe(depth)
+    return frame.f_globals.get("print", builtins.print)
+
+
 def show(fig: Figure, alt: str, caption: str | None = None) -> None:
     """Print :func:`figure_html` — the one line at the end of every figure snippet."""
-    print(figure_html(fig, alt, caption))
+    _callers_print()(figure_html(fig, alt, caption))
 
 
 def tabs_html(tabs: dict[str, str], name: str | None = None) -> str:
@@ -69,5 +81,5 @@ def tabs_html(tabs: dict[str, str], name: str | None = None) -> str:
 
 
 def show_tabs(tabs: dict[str, str], name: str | None = None) -> None:
-    """Print :func:`tabs_html`."""
-    print(tabs_html(tabs, name))
+    """Print :func:`tabs_html` (through the snippet's ``print``, like :func:`show`)."""
+    _callers_print()(tabs_html(tabs, name))

@@ -33,6 +33,7 @@ def heatmap(
     ylabel: str | None = None,
     colorbar: bool = False,
     annotate: bool = True,
+    annotation_size: float = 9.0,
 ):
     """Draw ``matrix`` (rows × cols) as vector cells with labelled rows/columns and the values printed in them.
 
@@ -77,13 +78,13 @@ def heatmap(
             for j in range(n_cols):
                 ax.text(
                     j + 0.5, i + 0.5, format_number(values[i, j], fmt),
-                    ha="center", va="center", fontsize=9,
+                    ha="center", va="center", fontsize=annotation_size,
                     color=text_color_for(colour_map(norm(values[i, j]))),
                 )  # fmt: skip
     if title:
         ax.set_title(title, pad=8)
     if xlabel:
-        ax.set_xlabel(xlabel)
+        ax.set_xlabel(xlabel, labelpad=6)
     if ylabel:
         ax.set_ylabel(ylabel)
     if colorbar:

@@ -62,8 +62,12 @@ def apply_house_style() -> None:
     matplotlib.rcParams.update(HOUSE_RC)
 
 
-def new_figure(width_in: float = 6.4, height_in: float = 4.0, nrows: int = 1, ncols: int = 1, **kwargs):
-    """``plt.subplots`` in the house style, with constrained layout (labels never clip)."""
+def new_figure(width_in: float = 6.2, height_in: float = 3.8, nrows: int = 1, ncols: int = 1, **kwargs):
+    """``plt.subplots`` in the house style, with constrained layout (labels never clip).
+
+    Material's text column is about 6.2 in (600 px) wide on a desktop; a wider figure is scaled down and its
+    9 px cell labels become hard to read, so stay at or below the default width.
+    """
     if width_in <= 0 or height_in <= 0:
         raise ValueError(f"width_in and height_in must be positive, got {width_in!r} × {height_in!r}")
     apply_house_style()

@@ -1,0 +1,24 @@
+import numpy as np
+
+from transformer_figures import heatmap, new_figure, show
+from transformer_math import SENTENCES, ops, preset_trace
+
+sentence, trace = SENTENCES[0], preset_trace(1)
+words = list(sentence.words)
+
+# 各行に softmax をかける: attn[h, i, :] はクエリ i の「どこを見るか」の確率分布
+attn = ops.softmax(trace.scores, axis=-1)
+assert np.allclose(attn.sum(axis=-1), 1.0) and np.allclose(attn, trace.attn)
+
+fig, axes = new_figure(6.2, 3.3, ncols=2)
+for head, ax in enumerate(axes):
+    heatmap(
+        ax, attn[head], words, words, fmt="{:.2f}", vmin=0.0, vmax=1.0,
+        title=f"ヘッド {head} の attn", xlabel="キー j", ylabel="クエリ i",
+    )  # fmt: skip
+
+show(
+    fig,
+    alt="文1 の attn (scores の各行に softmax をかけた注意の重み) を 2 つのヘッドについて並べたヒートマップ。"
+    f"ヘッド 0 では これ と 美しい の行が 花 の列に集中し、それぞれ {attn[0, 0, 3]:.2f} と {attn[0, 2, 3]:.2f}。",
+)

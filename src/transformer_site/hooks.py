@@ -1,0 +1,134 @@
+"""MkDocs hooks (``hooks:`` in mkdocs.yml): fresh project modules on every build, executed blocks that name
+their page and snippet when they fail.
+
+- ``on_pre_build`` drops ``transformer_math``, ``transformer_figures`` and ``transformer_site`` from
+  ``sys.modules``: ``mkdocs serve`` keeps one interpreter across rebuilds, so without this an edit in ``src/``
+  would give stale numbers and figures (``watch: [src, snippets]`` triggers the rebuild).
+- ``on_page_markdown`` checks that every executed fence (``exec="on"``) has an ``id`` and records which snippet
+  file each id includes, so
+- a failing snippet's log line (markdown-exec says only ``code block 'id'``) is rewritten to name
+  ``docs/page.md:line`` and ``snippets/…py``. markdown-exec logs it as a warning, so ``--strict`` fails.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger("mkdocs.hooks.transformer_site")
+
+PROJECT_PACKAGES = ("transformer_math", "transformer_figures", "transformer_site")
+_EXEC_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*(?P<lang>\w+)(?P<attrs>[^\n]*)$")
+_ID_ATTR = re.compile(r"""\bid=["']?([^"'\s]+)""")
+_INCLUDE = re.compile(r"""--8<--\s+["']?([^"'\s]+)""")
+# markdown-exec's message: "Execution of python code block 'ID' exited with errors"
+_EXEC_FAILURE = re.compile(r"code block '(?P<id>[^']+)' exited with")
+
+
+@dataclass(frozen=True)
+class ExecutedBlock:
+    page: str  # docs-relative path, e.g. notes/03-attention.md
+    line: int  # 1-based line of the opening fence
+    block_id: str
+    snippets: tuple[str, ...]
+
+    def where(self, docs_dir: str) -> str:
+        location = f"{docs_dir}/{self.page}:{self.line}"
+        included = ", ".join(self.snippets) if self.snippets else "inline code"
+        return f"{location}: executed block id={self.block_id!r} (snippet {included})"
+
+
+_blocks: dict[str, ExecutedBlock] = {}
+_docs_dir = "docs"
+
+
+def find_executed_blocks(markdown: str, page: str) -> list[ExecutedBlock]:
+    """Every ``exec="on"`` fence in ``markdown``; a fence without ``id`` is a ValueError naming page:line."""
+    blocks: list[ExecutedBlock] = []
+    lines = markdown.split("\n")
+    i = 0
+    while i < len(lines):
+        match = _EXEC_FENCE.match(lines[i])
+        if not match or not re.search(r"""\bexec=["']?(on|true|1)""", match["attrs"]):
+            i += 1
+            continue
+        start, fence = i, match["fence"]
+        id_match = _ID_ATTR.search(match["attrs"])
+        if not id_match:
+            raise ValueError(
+                f'{page}:{start + 1}: executed block has no id=…; give it one (e.g. id="notes03-scores") so a '
+                "failure can name it"
+            )
+        body: list[str] = []
+        i += 1
+        while i < len(lines) and not lines[i].strip().startswith(fence):
+            body.append(lines[i])
+            i += 1
+        snippets = tuple(m.group(1) for line in body for m in [_INCLUDE.search(line)] if m)
+        blocks.append(ExecutedBlock(page, start + 1, id_match.group(1), snippets))
+        i += 1
+    return blocks
+
+
+class _NameTheSnippet(logging.Filter):
+    """Prefix markdown-exec's failure message with the page, line and snippet file of the failing block."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        found = _EXEC_FAILURE.search(message)
+        if found and found["id"] in _blocks and "executed block id=" not in message:
+            record.msg = f"{_blocks[found['id']].where(_docs_dir)}: {message}"
+            record.args = ()
+        return True
+
+
+_FILTER = _NameTheSnippet()
+# markdown-exec logs through this logger (its loggers are patched to live under "mkdocs.plugins").
+_EXEC_LOGGERS = (
+    "mkdocs.plugins.markdown_exec._internal.formatters.base",
+    "mkdocs.plugins.markdown_exec",
+)
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    for name in _EXEC_LOGGERS:
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)
+
+
+def on_config(config):
+    global _docs_dir
+    _docs_dir = Path(config["docs_dir"]).name
+    on_startup("build", False)  # also when hooks are loaded without on_startup (older entry points)
+    return config
+
+
+def on_pre_build(config) -> None:
+    """Forget the project's modules so this build imports the current ``src`` (``mkdocs serve`` rebuilds)."""
+    for name in list(sys.modules):
+        if name.split(".", 1)[0] in PROJECT_PACKAGES and name != __name__:
+            del sys.modules[name]
+    _blocks.clear()
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    page_path = page.file.src_uri
+    seen: dict[str, ExecutedBlock] = {}
+    for block in find_executed_blocks(markdown, page_path):
+        earlier = seen.get(block.block_id) or _blocks.get(block.block_id)
+        if earlier is not None:
+            raise ValueError(
+                f"{_docs_dir}/{page_path}:{block.line}: executed block id={block.block_id!r} is already used at "
+                f"{_docs_dir}/{earlier.page}:{earlier.line}; ids must be unique across the site"
+            )
+        seen[block.block_id] = block
+    _blocks.update(seen)
+    # Checked numbers {{ literal = expression }}: verified here, shown as the literal (imported late because
+    # on_pre_build drops the project's modules).
+    from transformer_site.checked import render_checked_numbers
+
+    return render_checked_numbers(markdown, page.file.abs_src_path, root=Path(config.config_file_path).parent)
