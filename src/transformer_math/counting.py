@@ -53,6 +53,7 @@ def attention_params(d_model: int, n_heads: int = 1, d_k: int | None = None, bia
     With the usual d_k = d_model / h this is 4·d_model² weights (+ 4·d_model biases), whatever h is:
     splitting into heads cuts the width per head, not the total.
     """
+    _positive("d_model", d_model)
     _positive("n_heads", n_heads)
     width = n_heads * (d_k if d_k is not None else d_model // n_heads)
     return 3 * linear_params(d_model, width, bias) + linear_params(width, d_model, bias)
@@ -60,6 +61,8 @@ def attention_params(d_model: int, n_heads: int = 1, d_k: int | None = None, bia
 
 def ffn_params(d_model: int, d_ff: int, bias: bool = True) -> int:
     """Position-wise FFN: W1 (d_model × d_ff), W2 (d_ff × d_model) and their biases."""
+    _positive("d_model", d_model)
+    _positive("d_ff", d_ff)
     return linear_params(d_model, d_ff, bias) + linear_params(d_ff, d_model, bias)
 
 

@@ -25,8 +25,8 @@ def noam_lr(step: int | float | np.ndarray, d_model: int = D_MODEL, warmup: int 
         raise ValueError(f"d_model and warmup must be positive, got d_model={d_model!r}, warmup={warmup!r}")
     s = np.asarray(step, dtype=np.float64)
     if not np.all(np.isfinite(s)) or np.any(s < 1):
-        bad = s[~(np.isfinite(s) & (s >= 1))].flat[0]
-        raise ValueError(f"step must be ≥ 1 (step 0 would divide by zero in step^−0.5), got {bad!r}")
+        bad = float(s[~(np.isfinite(s) & (s >= 1))].flat[0])
+        raise ValueError(f"step must be ≥ 1 (step 0 would divide by zero in step^−0.5), got {bad}")
     lr = d_model**-0.5 * np.minimum(s**-0.5, s * float(warmup) ** -1.5)
     return float(lr) if lr.ndim == 0 else lr
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
@@ -186,8 +187,6 @@ def test_padding_mask_removes_padded_keys_and_rejects_all_padding():
     _, _, weights = ops.scaled_dot_product_attention(q, k, v, mask=ops.padding_mask([True, True, False, True]))
     assert np.all(weights[:, 2] == 0.0)
     np.testing.assert_allclose(weights.sum(axis=-1), 1.0, atol=1e-12)
-    import pytest
-
     with pytest.raises(ValueError, match="every key is padding"):
         ops.padding_mask([False, False])
     with pytest.raises(ValueError, match=r"valid must be 1-D \(T_k,\), got shape \(2, 2\)"):
