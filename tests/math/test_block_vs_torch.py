@@ -35,6 +35,10 @@ def test_largest_difference_over_all_sentences_is_within_tolerance():
     assert 0.0 <= largest <= 1e-12
     per_sentence = torch_crosscheck.preset_differences()
     assert sorted(per_sentence) == list(range(1, 9))
+    by_name = torch_crosscheck.max_by_intermediate()
+    assert list(by_name) == [f.name for f in fields(BlockTrace)]
+    assert max(by_name.values()) == largest == max(max(d.values()) for d in per_sentence.values())
+    assert torch_crosscheck.torch_available()
 
 
 def _random_weights(seed: int, d: int = 12, h: int = 3, d_ff: int = 20, vocab: int = 11) -> BlockWeights:
