@@ -1,0 +1,303 @@
+"""Figures and tables of the notes §5–§9: LayerNorm before/after, GELU vs ReLU, ffn_h with the detector names,
+where each firing detector's input comes from (W_E or W_P), ln2_out, and the block's shape flow.
+
+Each figure function takes only what selects it (a sentence number) and returns a matplotlib Figure; the
+``*_html`` helpers return ready HTML (tables, derivations) for snippets.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Rectangle
+
+from transformer_math import SENTENCES, analysis_ffn, ops, preset, preset_trace
+from transformer_math.derivations import Derivation
+from transformer_math.preset import D_MODEL, DIM_NAMES, NEURON_NAMES
+
+from .plots import format_number, heatmap
+from .style import ACCENT, new_figure
+
+DIM_LABELS = tuple(f"d{d} {name}" for d, name in enumerate(DIM_NAMES))
+N_USED_UNITS = preset.N_SINGLE_DETECTORS + len(preset.AND_DETECTOR_FEATURES)  # h16 … h31 are unused
+TOK_COLOUR, POS_COLOUR, BIAS_COLOUR, MARK_COLOUR = ACCENT[0], ACCENT[2], "#888888", ACCENT[1]
+VERDICT_COLOUR = {"意味": ACCENT[0], "意味＋位置": ACCENT[3], "位置": ACCENT[1]}
+
+
+def _check(n: int) -> None:
+    if n not in range(1, len(SENTENCES) + 1):
+        raise ValueError(f"sentence_number must be 1 … {len(SENTENCES)}, got {n!r}")
+
+
+def _words(n: int) -> list[str]:
+    _check(n)
+    return [f"T{t} {w}" for t, w in enumerate(SENTENCES[n - 1].words)]
+
+
+def _m(value: float, fmt: str = "{:+.2f}") -> str:
+    text = format_number(value, fmt)
+    # a value that rounds to zero is written without a sign, as the checked numbers do
+    return text[1:] if text[:1] in "+−" and not any(c in "123456789" for c in text) else text
+
+
+def _small_text(ax, size: float = 7.5) -> None:
+    for text in ax.texts:
+        text.set_fontsize(size)
+
+
+def _rotate(ax) -> None:
+    for label in ax.get_xticklabels():
+        label.set_rotation(90)
+
+
+# ---------------------------------------------------------------------------------------------- §5, §7
+def _before_after(panels: list[tuple[str, np.ndarray]], stats: analysis_ffn.LayerNormStats | None, n: int) -> Figure:
+    words = _words(n)
+    fig, axes = new_figure(9.0, 2.55 * len(panels) + 0.6, nrows=len(panels))
+    for i, (ax, (title, matrix)) in enumerate(zip(axes, panels, strict=True)):
+        span = float(np.abs(matrix).max())
+        rows = words
+        if stats is not None and i == len(panels) - 2:  # the LayerNorm input: its μ and σ per token
+            rows = [f"{w}  μ={_m(m)} σ={s:.2f}" for w, m, s in zip(words, stats.mean_in, stats.std_in, strict=True)]
+        if stats is not None and i == len(panels) - 1:  # the output: mean 0, std just below 1
+            rows = [f"{w}  μ={_m(m)} σ={s:.2f}" for w, m, s in zip(words, stats.mean_out, stats.std_out, strict=True)]
+        heatmap(ax, matrix, rows, DIM_LABELS if i == 0 else [f"d{d}" for d in range(D_MODEL)], fmt="{:.2f}",
+                center=0.0, vmin=-span, vmax=span, title=title)  # fmt: skip
+        _small_text(ax, 7)
+    _rotate(axes[0])
+    return fig
+
+
+def ln1_before_after_figure(n: int) -> Figure:
+    """residual1 = X + Y and ln1_out = LN(residual1), each token's μ and σ beside its row."""
+    tr = preset_trace(n)
+    panels = [("residual1 = X + Y", tr.residual1), ("ln1_out = LayerNorm(residual1)", tr.ln1_out)]
+    return _before_after(panels, analysis_ffn.ln1_stats(tr), n)
+
+
+def ln2_before_after_figure(n: int) -> Figure:
+    """ffn_out, residual2 = ln1_out + ffn_out and ln2_out = LN(residual2), with μ and σ per token."""
+    tr = preset_trace(n)
+    panels = [("ffn_out (FFN の書き戻し)", tr.ffn_out), ("residual2 = ln1_out + ffn_out", tr.residual2),
+              ("ln2_out = LayerNorm(residual2) (ブロックの出力)", tr.ln2_out)]  # fmt: skip
+    return _before_after(panels, analysis_ffn.ln2_stats(tr), n)
+
+
+def ln_stats_figure(which: str) -> Figure:
+    """μ_t and σ_t of every token of the eight sentences, before and after one LayerNorm (which = ln1, ln2)."""
+    if which not in ("ln1", "ln2"):
+        raise ValueError(f"which must be 'ln1' or 'ln2', got {which!r}")
+    stats_of = analysis_ffn.ln1_stats if which == "ln1" else analysis_ffn.ln2_stats
+    fig, axes = new_figure(9.0, 3.4, ncols=2, sharey=False)
+    x = np.arange(len(SENTENCES) * preset.T)
+    stats = [stats_of(preset_trace(s.number)) for s in SENTENCES]
+    for ax, before, after, title in (
+        (axes[0], "mean_in", "mean_out", "平均 μ_t"),
+        (axes[1], "std_in", "std_out", "標準偏差 σ_t"),
+    ):
+        ax.plot(x, np.concatenate([getattr(s, before) for s in stats]), "o", color=ACCENT[0], label="LN の前")
+        ax.plot(x, np.concatenate([getattr(s, after) for s in stats]), "s", color=ACCENT[1], label="LN の後")
+        for b in range(1, len(SENTENCES)):
+            ax.axvline(b * preset.T - 0.5, color="#888888", linewidth=0.5)
+        ax.set_xticks([(s.number - 1) * preset.T + 2 for s in SENTENCES], labels=[f"文{s.number}" for s in SENTENCES])
+        ax.set_title(title)
+        ax.grid(True, axis="y")
+    axes[0].legend(loc="center right", fontsize=8)
+    return fig
+
+
+# ---------------------------------------------------------------------------------------------- §6
+def gelu_relu_figure() -> Figure:
+    """GELU (tanh form) against ReLU, with the firing threshold GELU(x) = 0.5 and GELU's negative minimum."""
+    x = np.linspace(-3.0, 3.0, 601)
+    fig, ax = new_figure(7.2, 4.0)
+    ax.plot(x, ops.relu(x), color=ACCENT[0], linewidth=1.8, linestyle="--", label="ReLU(x) = max(0, x)")
+    ax.plot(x, ops.gelu(x), color=ACCENT[1], linewidth=2.2, label="GELU(x) (tanh 近似)")
+    x_star = analysis_ffn.gelu_threshold()
+    ax.axhline(analysis_ffn.FIRING_THRESHOLD, color="#888888", linewidth=0.9, linestyle=":")
+    ax.plot([x_star], [analysis_ffn.FIRING_THRESHOLD], "o", color=ACCENT[2], markersize=7)
+    ax.annotate(f"GELU(x) = 0.5 となる x = {x_star:.3f}\n(これを超えると「発火」)", (x_star, 0.5), (0.9, 1.6),
+                fontsize=9, arrowprops={"arrowstyle": "->", "color": "#888888"})  # fmt: skip
+    x_min, y_min = analysis_ffn.gelu_minimum()
+    ax.plot([x_min], [y_min], "v", color=ACCENT[3], markersize=7)
+    ax.annotate(f"最小値 {_m(y_min, '{:+.3f}')} (x = {_m(x_min, '{:+.3f}')})", (x_min, y_min), (-2.9, 0.9),
+                fontsize=9, arrowprops={"arrowstyle": "->", "color": "#888888"})  # fmt: skip
+    ax.axhline(0.0, color="#888888", linewidth=0.6)
+    ax.axvline(0.0, color="#888888", linewidth=0.6)
+    ax.set_xlabel("ffn_pre (GELU への入力 x)")
+    ax.set_ylabel("出力")
+    ax.set_ylim(-0.5, 3.1)
+    ax.grid(True)
+    ax.legend(loc="upper left", fontsize=9)
+    return fig
+
+
+def ffn_h_figure(n: int) -> Figure:
+    """ffn_h (T × the 16 used units) with the detector names; cells above the firing threshold framed."""
+    tr = preset_trace(n)
+    words = _words(n)
+    h = tr.ffn_h[:, :N_USED_UNITS]
+    fig, ax = new_figure(9.0, 4.2)
+    heatmap(ax, h, words, list(NEURON_NAMES[:N_USED_UNITS]), fmt="{:.2f}", cmap="viridis", vmin=0.0,
+            vmax=max(2.1, float(h.max())), xlabel="隠れユニット (検出器)")  # fmt: skip
+    _small_text(ax, 7.5)
+    _rotate(ax)
+    for t, k in zip(*np.nonzero(h > analysis_ffn.FIRING_THRESHOLD), strict=True):
+        ax.add_patch(Rectangle((k, t), 1, 1, fill=False, edgecolor=MARK_COLOUR, linewidth=2.0))
+    return fig
+
+
+def detector_attribution_figure(n: int) -> Figure:
+    """For every firing detector of sentence n: the W_E part, the W_P part and the bias of ffn_pre (bars), the
+    real ffn_pre (diamond), ffn_pre in the forward without W_P (circle) and the firing threshold (dotted)."""
+    rows = analysis_ffn.detector_attributions(n)
+    if not rows:
+        raise ValueError(f"no detector fires in sentence {n}")
+    fig, ax = new_figure(9.0, 4.6)
+    x = np.arange(len(rows))
+    width = 0.26
+    ax.bar(x - width, [a.tok for a in rows], width, color=TOK_COLOUR, label="W_E 由来 (意味)")
+    ax.bar(x, [a.pos for a in rows], width, color=POS_COLOUR, label="W_P 由来 (位置)")
+    ax.bar(x + width, [a.bias for a in rows], width, color=BIAS_COLOUR, label="バイアス b1")
+    ax.plot(x, [a.ffn_pre for a in rows], "D", color=MARK_COLOUR, markersize=6, label="ffn_pre (合計)")
+    ax.plot(x, [a.pre_without_position for a in rows], "o", markerfacecolor="none", markeredgecolor=MARK_COLOUR,
+            markersize=8, markeredgewidth=1.6, label="W_P なしの ffn_pre")  # fmt: skip
+    ax.axhline(analysis_ffn.gelu_threshold(), color=MARK_COLOUR, linestyle=":", linewidth=1.2)
+    ax.axhline(0.0, color="#888888", linewidth=0.6)
+    ax.set_xticks(x, labels=[f"{a.word} {NEURON_NAMES[a.k]}" for a in rows], rotation=90, fontsize=8)
+    for label, a in zip(ax.get_xticklabels(), rows, strict=True):
+        label.set_color(VERDICT_COLOUR[a.verdict])
+    ax.set_ylabel("ffn_pre への寄与")
+    ax.grid(True, axis="y")
+    ax.legend(ncols=3, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 1.22))
+    return fig
+
+
+def pe_column_mean_figure() -> Figure:
+    """What W_P adds to every token alike: its mean over the T positions, per dimension (cos columns ≈ 1)."""
+    means = analysis_ffn.pe_column_means()
+    fig, ax = new_figure(9.0, 3.2)
+    colours = [ACCENT[1] if d in (9, 11) else ACCENT[0] for d in range(D_MODEL)]
+    ax.bar(np.arange(D_MODEL), means, color=colours)
+    for d, v in enumerate(means):
+        ax.text(d, v + 0.03 if v >= 0 else v - 0.1, f"{v:.2f}".replace("-", "−"), ha="center", fontsize=7.5)
+    ax.set_xticks(np.arange(D_MODEL), labels=DIM_LABELS, rotation=90, fontsize=8)
+    ax.axhline(0.0, color="#888888", linewidth=0.6)
+    ax.set_ylabel("W_P の位置平均")
+    ax.set_ylim(-0.3, 1.25)
+    ax.grid(True, axis="y")
+    return fig
+
+
+# ---------------------------------------------------------------------------------------------- §8
+def block_flow_figure() -> Figure:
+    """The block top to bottom: each stage with its shape read from a real trace, residual paths on the side."""
+    tr = preset_trace(1)
+    stages = [
+        ("tokens", "token id の列", tr.tokens.shape),
+        ("X = W_E[tokens] + W_P", "埋め込み + 位置", tr.X.shape),
+        ("Q, K, V = X·W_Q, X·W_K, X·W_V", "ヘッドに分割", tr.Q.shape),
+        ("scores = Q·K^T/√d_k, attn = softmax", "ヘッドごと", tr.attn.shape),
+        ("out = attn·V → concat → Y = concat·W_O", "ヘッドを連結", tr.Y.shape),
+        ("ln1_out = LayerNorm(X + Y)", "残差 + LN 1", tr.ln1_out.shape),
+        ("ffn_h = GELU(ln1_out·W1 + b1)", "トークンごと", tr.ffn_h.shape),
+        ("ffn_out = ffn_h·W2 + b2", "書き戻し", tr.ffn_out.shape),
+        ("ln2_out = LayerNorm(ln1_out + ffn_out)", "残差 + LN 2 = 出力", tr.ln2_out.shape),
+    ]
+    fig, ax = new_figure(8.6, 8.4)
+    ax.set_xlim(0, 10)
+    ax.set_ylim(-0.5, len(stages) * 1.0)
+    ax.axis("off")
+    ys = [len(stages) - 1 - i + 0.1 for i in range(len(stages))]
+    for (text, note, shape), y in zip(stages, ys, strict=True):
+        box = FancyBboxPatch((1.2, y - 0.3), 5.6, 0.6, boxstyle="round,pad=0.02,rounding_size=0.12",
+                             facecolor="none", edgecolor=ACCENT[0], linewidth=1.4)  # fmt: skip
+        ax.add_patch(box)
+        ax.text(4.0, y, text, ha="center", va="center", fontsize=9.5)
+        ax.text(7.05, y + 0.08, "(" + ", ".join(str(s) for s in shape) + ")", ha="left", va="center", fontsize=10,
+                color=ACCENT[1])  # fmt: skip
+        ax.text(7.05, y - 0.2, note, ha="left", va="center", fontsize=8)
+    for y0, y1 in zip(ys[:-1], ys[1:], strict=True):
+        ax.add_patch(FancyArrowPatch((4.0, y0 - 0.3), (4.0, y1 + 0.3), arrowstyle="-|>", mutation_scale=12,
+                                     color="#888888"))  # fmt: skip
+    for src, dst, label in ((1, 5, "残差 X"), (5, 8, "残差 ln1_out")):
+        ax.add_patch(FancyArrowPatch((1.2, ys[src]), (1.2, ys[dst]), connectionstyle="arc3,rad=0.45",
+                                     arrowstyle="-|>", mutation_scale=12, color=ACCENT[2], linewidth=1.6))  # fmt: skip
+        ax.text(0.05, (ys[src] + ys[dst]) / 2, label, ha="left", va="center", fontsize=8.5, color=ACCENT[2],
+                rotation=90)  # fmt: skip
+    ax.text(7.05, len(stages) - 0.35, "形 (実際の配列から)", fontsize=8.5, ha="left")
+    return fig
+
+
+# ---------------------------------------------------------------------------------------------- tables, math
+def table_html(headers: list[str], rows: list[list[str]], caption: str | None = None) -> str:
+    """A plain HTML table; Material styles it like a Markdown table. Cells are escaped."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return (
+        f'<div class="md-typeset__table"><table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    )
+
+
+def attribution_table_html(n: int) -> str:
+    """One row per firing detector of sentence n: the four parts, the bias, ffn_pre, the W_P-free value, verdict."""
+    rows = [
+        [
+            a.word, NEURON_NAMES[a.k], _m(a.own_tok), _m(a.attn_tok), _m(a.own_pos), _m(a.attn_pos), _m(a.bias),
+            _m(a.ffn_pre), _m(a.ffn_h), _m(a.h_without_position), a.verdict,
+        ]
+        for a in analysis_ffn.detector_attributions(n)
+    ]  # fmt: skip
+    headers = ["単語", "検出器", "W_E 自分", "W_E 注意経由", "W_P 自分", "W_P 注意経由", "b1", "ffn_pre", "ffn_h",
+               "W_P なしの ffn_h", "判定"]  # fmt: skip
+    return table_html(headers, rows)
+
+
+def _tex_number(value: float, decimals: int = 4) -> str:
+    return f"{value:.{decimals}f}"
+
+
+def derivation_html(der: Derivation, words: list[str], decimals: int = 4) -> str:
+    """A derivation as display math: the general formula, the substituted non-zero terms, the value.
+
+    ``words`` label the token positions in the heading. Only ln1_out, ln2_out and ffn_h are supported here.
+    """
+    f = _tex_number
+    lines = [rf"\[{der.formula}\]"]
+    if der.stage in ("ln1_out", "ln2_out"):
+        t, d = der.index
+        name = "residual1" if der.stage == "ln1_out" else "residual2"
+        mu, var, root = der.intermediate("mu"), der.intermediate("var"), der.intermediate("sqrt_var_eps")
+        x = der.intermediate("input")
+        values = [f(term.value, 3) for term in der.terms]
+        # eight entries per line, so the sum of up to 16 non-zero entries stays within the page width
+        chunks = [" + ".join(values[i : i + 8]) for i in range(0, len(values), 8)]
+        entries = r" \\ &\quad + ".join(chunks)
+        lines += [
+            rf"\[\begin{{aligned}}\mu_{{{t}}} &= \tfrac{{1}}{{{D_MODEL}}}\,\big({entries}\big) \\ &= {f(mu)}"
+            r"\end{aligned}\]",
+            rf"\[\sigma_{{{t}}}^2 = \tfrac{{1}}{{{D_MODEL}}}\sum_d (\mathrm{{{name}}}[{t},d] - \mu_{{{t}}})^2 = {f(var)},"
+            rf"\quad \sqrt{{\sigma_{{{t}}}^2 + \varepsilon}} = {f(root)}\]",
+            rf"\[\mathrm{{{der.stage.replace('_', chr(92) + '_')}}}[{t},{d}] = "
+            rf"{f(der.intermediate('gamma'), 1)} \cdot \frac{{{f(x)} - {f(mu)}}}{{{f(root)}}} + "
+            rf"{f(der.intermediate('beta'), 1)} = {f(der.value)}\]",
+        ]
+        heading = f"{der.stage}[{t}, {d}]（{words[t]}, d{d} {DIM_NAMES[d]}）"
+    elif der.stage == "ffn_h":
+        t, k = der.index
+        products = " + ".join(rf"{f(term.factors[0].value)} \times {f(term.factors[1].value, 1)}" for term in der.terms)
+        pre = der.intermediate("ffn_pre")
+        lines += [
+            rf"\[\mathrm{{ffn\_pre}}[{t},{k}] = {products} + ({f(der.intermediate('b1'), 1)}) = {f(pre)}\]",
+            rf"\[\sqrt{{2/\pi}}\,(x + 0.044715\,x^3) = {f(der.intermediate('tanh_arg'))}\]",
+            rf"\[\mathrm{{ffn\_h}}[{t},{k}] = \tfrac12 \cdot {f(pre)} \cdot (1 + \tanh({f(der.intermediate('tanh_arg'))}))"
+            rf" = {f(der.value)}\]",
+        ]
+        heading = f"ffn_h[{t}, {k}]（{words[t]}, {NEURON_NAMES[k]}）"
+    else:
+        raise ValueError(f"derivation_html supports ln1_out, ln2_out and ffn_h, got stage {der.stage!r}")
+    body = "\n".join(f'<div class="arithmatex">{line}</div>' for line in lines)
+    return f'<div class="tf-derivation"><p><strong>{html.escape(heading)}</strong></p>\n{body}\n</div>'
