@@ -1,0 +1,10 @@
+from transformer_figures.chapter_figs import table_html
+from transformer_math import counting
+from transformer_math.configs import TRANSFORMER_BASE as cfg
+
+count = counting.transformer_params(cfg)  # 形から数えた正確な値（バイアスと LayerNorm を含む）
+unshared = cfg.vocab_size * cfg.d_model * 3  # 共有しなければ埋め込み 2 つ + 出力層 1 つ
+rows = [[name, f"{n:,}"] for name, n in count.parts]
+rows.append(["合計", f"{count.total:,}"])
+rows.append(["（参考）埋め込みを共有しない場合の合計", f"{count.total - count['embeddings'] + unshared:,}"])
+print(table_html(["部分", "パラメータ数"], rows, caption=f"{cfg.name} のパラメータ数"))

@@ -1,0 +1,228 @@
+"""Figures of the textbook chapter pages (Overview … Add & Norm), drawn from :mod:`transformer_math.experiments`."""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+from transformer_math import experiments, ops
+from transformer_math.configs import TRANSFORMER_BASE, TransformerConfig
+
+from .plots import heatmap
+from .style import ACCENT, new_figure
+
+POST, PRE = ACCENT[0], ACCENT[1]
+WIRING_LABEL = {"post": "Post-LN（原論文）", "pre": "Pre-LN"}
+WIRING_COLOUR = {"post": POST, "pre": PRE}
+
+
+def table_html(headers: list[str], rows: list[list[str]], caption: str | None = None) -> str:
+    """A plain HTML table (Material styles it); cells are escaped."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return f'<table class="tf-table">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _shape(shape: tuple[int, ...]) -> str:
+    return " × ".join(str(s) for s in shape)
+
+
+# ------------------------------------------------------------------------------------------- overview
+
+
+def _box(ax, x: float, y: float, w: float, h: float, text: str, colour: str, size: float = 9.0) -> None:
+    ax.add_patch(
+        FancyBboxPatch(
+            (x, y), w, h, boxstyle="round,pad=0.02,rounding_size=0.08", facecolor=colour, alpha=0.22,
+            edgecolor=colour, linewidth=1.2,
+        )
+    )  # fmt: skip
+    ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=size)
+
+
+def _arrow(ax, start: tuple[float, float], end: tuple[float, float], **kw) -> None:
+    ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=10, linewidth=1.0, color="#123456", **kw))
+
+
+def architecture_figure(cfg: TransformerConfig = TRANSFORMER_BASE) -> Figure:
+    """The encoder and decoder stacks with their sublayers; sizes written from ``cfg``."""
+    fig, ax = new_figure(7.4, 5.6)
+    ax.set_xlim(0, 10)
+    ax.set_ylim(0, 10.4)
+    ax.axis("off")
+    enc, dec = ACCENT[0], ACCENT[2]
+    # encoder (left)
+    ax.add_patch(FancyBboxPatch((0.4, 3.2), 3.8, 4.0, boxstyle="round,pad=0.05", fill=False, edgecolor=enc, lw=1.4))
+    ax.text(0.5, 7.4, f"エンコーダ × N = {cfg.n_layers}", color=enc, fontsize=10, ha="left")
+    _box(ax, 0.8, 3.6, 3.0, 1.0, "Multi-Head\nSelf-Attention", enc)
+    _box(ax, 0.8, 5.7, 3.0, 1.0, f"FFN\n{cfg.d_model}→{cfg.d_ff}→{cfg.d_model}", enc)
+    _arrow(ax, (2.3, 4.6), (2.3, 5.7))
+    ax.text(3.9, 5.15, "Add & Norm", fontsize=8, ha="right", va="center")
+    _box(ax, 0.8, 1.7, 3.0, 0.9, "埋め込み × √d_model\n+ 位置エンコーディング", ACCENT[3], size=8.5)
+    _arrow(ax, (2.3, 2.6), (2.3, 3.6))
+    ax.text(2.3, 1.2, "入力（原文）", ha="center", fontsize=9)
+    # decoder (right)
+    ax.add_patch(FancyBboxPatch((5.6, 2.0), 4.0, 6.2, boxstyle="round,pad=0.05", fill=False, edgecolor=dec, lw=1.4))
+    ax.text(5.7, 8.4, f"デコーダ × N = {cfg.n_layers}", color=dec, fontsize=10, ha="left")
+    _box(ax, 6.1, 2.4, 3.0, 1.0, "Masked Multi-Head\nSelf-Attention", dec)
+    _box(ax, 6.1, 4.5, 3.0, 1.0, "Source-Target\nAttention", dec)
+    _box(ax, 6.1, 6.6, 3.0, 1.0, f"FFN\n{cfg.d_model}→{cfg.d_ff}→{cfg.d_model}", dec)
+    _arrow(ax, (7.6, 3.4), (7.6, 4.5))
+    _arrow(ax, (7.6, 5.5), (7.6, 6.6))
+    _box(ax, 6.1, 0.5, 3.0, 0.9, "埋め込み × √d_model\n+ 位置エンコーディング", ACCENT[3], size=8.5)
+    _arrow(ax, (7.6, 1.4), (7.6, 2.4))
+    _box(ax, 6.1, 9.0, 3.0, 0.9, "線形層（埋め込みと共有）\n→ softmax", ACCENT[1], size=8.5)
+    _arrow(ax, (7.6, 7.6), (7.6, 9.0))
+    # encoder output feeds K, V of every decoder layer's cross-attention
+    _arrow(ax, (2.3, 6.7), (6.1, 5.0), connectionstyle="arc3,rad=-0.25")
+    ax.text(4.5, 6.55, "K, V", fontsize=9, ha="center")
+    ax.text(2.3, 9.4, f"d_model = {cfg.d_model}, h = {cfg.n_heads},\nd_k = d_v = {cfg.d_k}", ha="center", fontsize=9)
+    return fig
+
+
+# ------------------------------------------------------------------------------------------- masks
+
+
+def mask_placement_figure() -> Figure:
+    """The correct masked weights next to softmax-then-zero, with each row's sum on the right."""
+    m = experiments.MASK
+    words = list(experiments.MASK_WORDS)
+    fig, axes = new_figure(9.4, 4.0, ncols=2)
+    panels = (
+        ("softmax の前にマスク（正しい）", m.masked_before, m.row_sums_before),
+        ("softmax の後で 0 にする（誤り）", m.zeroed_after, m.row_sums_zeroed),
+    )
+    for ax, (title, weights, sums) in zip(axes, panels, strict=True):
+        heatmap(ax, weights, words, words, fmt="{:.2f}", vmin=0.0, vmax=1.0, title=title, xlabel="キー j")
+        for i, s in enumerate(sums):
+            ax.text(len(words) + 0.15, i + 0.5, f"和 {s:.2f}", va="center", ha="left", fontsize=9)
+    axes[0].set_ylabel("クエリ i")
+    return fig
+
+
+def padding_figure() -> Figure:
+    """Attention weights over real tokens and padding, with and without the padding mask."""
+    p = experiments.PADDING
+    labels = [f"t{t}" if v else f"pad{t}" for t, v in enumerate(p.valid)]
+    fig, axes = new_figure(9.0, 4.0, ncols=2)
+    heatmap(axes[0], p.weights, labels, labels, vmin=0, vmax=1, title="パディングマスクあり", xlabel="キー j")
+    heatmap(axes[1], p.weights_unmasked, labels, labels, vmin=0, vmax=1, title="マスクなし", xlabel="キー j")
+    axes[0].set_ylabel("クエリ i")
+    return fig
+
+
+def cross_shapes_table() -> str:
+    c = experiments.CROSS
+    rows = [
+        ["X_dec（デコーダ側の入力）", _shape(c.shapes["X_dec"]), "n × d_model"],
+        ["X_enc（エンコーダの最終出力）", _shape(c.shapes["X_enc"]), "m × d_model"],
+        ["Q = X_dec W^Q（ヘッドごと）", _shape(c.shapes["Q"]), "h × n × d_k"],
+        ["K = X_enc W^K", _shape(c.shapes["K"]), "h × m × d_k"],
+        ["V = X_enc W^V", _shape(c.shapes["V"]), "h × m × d_v"],
+        ["scores = Q Kᵀ / √d_k", _shape(c.shapes["scores"]), "h × n × m"],
+        ["Concat(head_1 … head_h)", _shape(c.shapes["concat"]), "n × h·d_v"],
+        ["出力（W^O の後）", _shape(c.shapes["out"]), "n × d_model"],
+    ]
+    return table_html(["配列", "実際に計算した形", "記号で"], rows)
+
+
+# ------------------------------------------------------------------------------------------- heads
+
+
+def head_cost_table() -> str:
+    h = TRANSFORMER_BASE.n_heads
+    rows = []
+    for n in experiments.HEAD_COST_LENGTHS:
+        for heads in (1, h):
+            run = experiments.HEAD_COST[(n, heads)]
+            proj = sum(v for k, v in run.macs.items() if "W^" in k)
+            mix = run.macs["Q K^T"] + run.macs["A V"]
+            d_k = run.shapes["Q"][2]
+            rows.append(
+                [str(n), f"{heads} × {d_k}", f"{proj:,}", f"{mix:,}", f"{run.total_macs:,}", f"{run.softmax_entries:,}"]
+            )
+    return table_html(
+        ["n", "ヘッド数 × 次元", "射影 (W^Q, W^K, W^V, W^O)", "QKᵀ と AV", "積和の合計", "softmax に入る要素"], rows
+    )
+
+
+# ------------------------------------------------------------------------------------------- positional encoding
+
+
+def wavelength_figure(d_model: int = TRANSFORMER_BASE.d_model) -> Figure:
+    lam = ops.pe_wavelengths(d_model)
+    fig, ax = new_figure(6.6, 3.6)
+    ax.semilogy(np.arange(len(lam)), lam, color=ACCENT[0], lw=1.8, label="波長 2π/ω_i")
+    for value, text in ((2 * np.pi, "2π"), (2 * np.pi * ops.PE_BASE, "2π·10000")):
+        ax.axhline(value, color=ACCENT[1], lw=0.9, ls="--")
+        ax.text(len(lam) * 0.02, value * 1.35, text, color=ACCENT[1], fontsize=9)
+    ax.set_xlabel(f"次元の組の番号 i（d_model = {d_model}）")
+    ax.set_ylabel("波長（位置の数）")
+    ax.grid(True, which="major")
+    return fig
+
+
+def offset_dot_figure(d_model: int = TRANSFORMER_BASE.d_model, k_max: int = 200) -> Figure:
+    """PE(pos)·PE(pos+k) against k, for several pos: the curves coincide."""
+    fig, ax = new_figure(6.6, 3.4)
+    ks = np.arange(k_max + 1)
+    for idx, pos in enumerate((0, 37, 400)):
+        pe = ops.positional_encoding(pos + k_max + 1, d_model)
+        dots = pe[pos + ks] @ pe[pos]
+        ax.plot(ks, dots, color=ACCENT[idx], lw=[3.5, 2.0, 1.0][idx], alpha=0.8, label=f"pos = {pos}")
+    ax.set_xlabel("オフセット k")
+    ax.set_ylabel("PE(pos)·PE(pos+k)")
+    ax.legend()
+    ax.grid(True)
+    return fig
+
+
+# ------------------------------------------------------------------------------------------- FFN
+
+
+def relu_gelu_figure() -> Figure:
+    x = np.linspace(-4, 4, 401)
+    a = experiments.ACTIVATIONS
+    fig, axes = new_figure(9.0, 3.6, ncols=2)
+    axes[0].plot(x, ops.relu(x), color=ACCENT[0], lw=2.0, label="ReLU")
+    axes[0].plot(x, ops.gelu(x), color=ACCENT[1], lw=2.0, label="GELU")
+    axes[0].plot([a.gelu_argmin], [a.gelu_min], "o", color=ACCENT[1])
+    axes[0].annotate(f"最小 {a.gelu_min:.3f}".replace("-", "−"), (a.gelu_argmin, a.gelu_min), xytext=(-3.8, 1.2),
+                     arrowprops={"arrowstyle": "-", "color": ACCENT[1]}, fontsize=9)  # fmt: skip
+    axes[0].set_title("値")
+    axes[1].plot(x, (x > 0).astype(float), color=ACCENT[0], lw=2.0, label="ReLU′")
+    axes[1].plot(x, experiments.gelu_derivative(x), color=ACCENT[1], lw=2.0, label="GELU′")
+    axes[1].set_title("傾き（勾配として逆伝播する量）")
+    for ax in axes:
+        ax.axhline(0, color="#123456", lw=0.6)
+        ax.set_xlabel("入力 x")
+        ax.grid(True)
+        ax.legend()
+    return fig
+
+
+# ------------------------------------------------------------------------------------------- Add & Norm
+
+
+def ln_stack_figure() -> Figure:
+    ln = experiments.LN
+    layers = np.arange(1, ln.n_layers + 1)
+    fig, axes = new_figure(10.2, 3.6, ncols=3)
+    for w in experiments.WIRINGS:
+        kw = {"color": WIRING_COLOUR[w], "label": WIRING_LABEL[w], "marker": "o", "lw": 1.8}
+        axes[0].plot(layers, ln.activation_rms[w], **kw)
+        axes[1].plot(layers, ln.relative_update[w], **kw)
+        axes[2].errorbar(layers, ln.grad_norm[w], yerr=ln.grad_spread[w], capsize=3, **kw)
+    titles = ("残差ストリームの RMS", "1 ブロックでの相対変化", "‖∂loss/∂W2‖（層平均で割る）")
+    for ax, title in zip(axes, titles, strict=True):
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("ブロック l")
+        ax.set_xticks(layers)
+        ax.grid(True)
+        ax.set_ylim(bottom=0)
+    axes[0].legend(fontsize=9)
+    return fig
