@@ -104,6 +104,28 @@ def pe_max_move(dims: tuple[int, ...], T_: int = T, d_model: int = D_MODEL) -> f
     return float(np.abs(pe - pe[0]).max())
 
 
+def pe_rotation_max_error(k: int, T_: int = T, d_model: int = D_MODEL) -> float:
+    """Largest |R(ω_i·k)·(sin ω_i t, cos ω_i t) − (sin ω_i(t+k), cos ω_i(t+k))| over t = 0 … T−1−k and every pair.
+
+    Shift by k positions = one fixed rotation per pair, the same for every t (Vaswani et al. 2017 §3.5).
+    """
+    if not isinstance(k, (int, np.integer)) or not 0 < k < T_:
+        raise ValueError(f"k must be an integer 1 … {T_ - 1}, got {k!r}")
+    pe = ops.positional_encoding(T_, d_model)
+    worst = 0.0
+    for i, omega in enumerate(ops.pe_angular_frequencies(d_model)):
+        R = ops.pe_rotation(float(omega), k)
+        pairs = pe[:, 2 * i : 2 * i + 2]  # (T, 2): (sin, cos)
+        shifted = pairs[:-k] @ R.T  # apply R to every earlier position
+        worst = max(worst, float(np.abs(shifted - pairs[k:]).max()))
+    return worst
+
+
+def pe_rotation_worst_error(T_: int = T, d_model: int = D_MODEL) -> float:
+    """:func:`pe_rotation_max_error` over every shift k = 1 … T−1."""
+    return max(pe_rotation_max_error(k, T_, d_model) for k in range(1, T_))
+
+
 def position_share(sentence_number: int, t: int, d: int) -> float:
     """Fraction of X[t, d] that comes from W_P: W_P[t, d] / X[t, d] (nan-free: raises when X[t, d] = 0)."""
     trace = _trace(sentence_number)
@@ -162,6 +184,11 @@ def max_abs_outside_bonds(sentence_number: int) -> float:
     mask = np.ones(N_HEADS * D_K, dtype=bool)
     mask[list(bond_columns())] = False
     return float(max(np.abs(trace.Q_full[:, mask]).max(), np.abs(trace.K_full[:, mask]).max()))
+
+
+def max_abs_outside_bonds_all() -> float:
+    """:func:`max_abs_outside_bonds` over all eight sentences."""
+    return max(max_abs_outside_bonds(n) for n in range(1, len(SENTENCES) + 1))
 
 
 # ---------------------------------------------------------------------------------------------- §2/§3 scores

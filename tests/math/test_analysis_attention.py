@@ -88,6 +88,7 @@ def test_bond_split_is_the_bond_column(n):
             np.testing.assert_allclose(split.total, full[:, BONDS[b].column], atol=1e-12)
             np.testing.assert_allclose(split.pos, ops.positional_encoding(T, D_MODEL)[:, split.dim], atol=0)
     assert A.max_abs_outside_bonds(n) == 0.0
+    assert A.max_abs_outside_bonds_all() >= A.max_abs_outside_bonds(n)
 
 
 def test_positional_encoding_facts():
@@ -101,6 +102,11 @@ def test_positional_encoding_facts():
     dists = [np.linalg.norm(pe[a] - pe[b]) for a in range(T) for b in range(T) if a != b]
     assert A.pe_min_distance() == pytest.approx(min(dists), abs=1e-12)
     assert A.pe_min_distance() > 0
+    for k in range(1, T):
+        assert A.pe_rotation_max_error(k) < 1e-12
+    # the identity must fail for a rotation by the wrong angle: the check is not vacuous
+    R_wrong = ops.pe_rotation(1.0, 2)
+    assert np.abs(pe[:-1, 0:2] @ R_wrong.T - pe[1:, 0:2]).max() > 0.1
     # low dimensions move more than high ones over the 5 positions
     assert A.pe_range(0) > A.pe_range(14)
 
@@ -135,6 +141,7 @@ def test_head_of_dim_and_sizes():
         (lambda: A.y_sources(1, 0, 16), "d"),
         (lambda: A.nonzero_count("n_heads"), "name"),
         (lambda: A.embedding_row_norm("犬"), "word"),
+        (lambda: A.pe_rotation_max_error(5), "k"),
         (lambda: A.position_share(1, 0, 0), r"X\[0, 0\] = 0"),
     ],
 )
