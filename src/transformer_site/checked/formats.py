@@ -28,8 +28,6 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-MINUS_SIGNS = "-−"
-
 _LITERAL = re.compile(
     r"""
     (?P<sign>[+\-−])?
@@ -106,7 +104,7 @@ def parse_literal(literal: str) -> NumberFormat:
     sign = m["sign"] or ""
     fmt = dict(
         plus=sign == "+",
-        minus=sign if sign in MINUS_SIGNS else "-",
+        minus=sign if sign in ("-", "−") else "-",
         decimals=len(m["frac"] or ""),
         group=m["group"],
         kind="fixed",
@@ -123,7 +121,7 @@ def parse_literal(literal: str) -> NumberFormat:
             kind="e" if m["e"] else "times",
             exp_char=m["e"] or "e",
             exp_plus=esign == "+",
-            exp_minus=esign if esign in MINUS_SIGNS else "-",
+            exp_minus=esign if esign in ("-", "−") else "-",
             exp_width=len(edigits) if edigits.startswith("0") else 1,
             times=m["times"] or " × ",
             braces=m["bdigits"] is not None,
@@ -138,14 +136,15 @@ def literal_value(literal: str) -> float:
     m = _LITERAL.fullmatch(literal)
     if m is None:
         raise LiteralError(f"{literal!r} is not a number literal")
-    text = (m["int"].replace("{,}", "").replace(",", "")) + ("." + m["frac"] if m["frac"] else "")
-    value = float(text)
+    text = m["int"].replace("{,}", "").replace(",", "") + ("." + m["frac"] if m["frac"] else "")
+    exact = Decimal(text)
     exponent = m["edigits"] or m["bdigits"] or m["udigits"]
     if exponent is not None:
         esign = m["esign"] or m["bsign"] or m["usign"] or ""
-        value *= 10.0 ** (-int(exponent) if esign in ("-", "−") else int(exponent))
+        exact = exact.scaleb(-int(exponent) if esign in ("-", "−") else int(exponent))
     if m["pct"]:
-        value /= 100
+        exact = exact.scaleb(-2)
+    value = float(exact)
     return -value if m["sign"] in ("-", "−") else value
 
 

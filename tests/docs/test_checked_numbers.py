@@ -1,0 +1,30 @@
+"""The doc-value collector: one test per checked number in docs/**/*.md, id ``page.md:line``.
+
+No site build: each test evaluates the expression against ``transformer_site.citable.NAMES`` and
+compares the live value, formatted the literal's way, with the literal. ``CHECKED_NUMBERS_ROOT``
+points the collector at another project (tests/site uses it to prove a wrong literal fails here).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from transformer_site.checked import check, collect, number_ids
+
+ROOT = Path(os.environ.get("CHECKED_NUMBERS_ROOT", Path(__file__).resolve().parents[2]))
+NUMBERS = collect([ROOT / "docs"], root=ROOT)
+
+
+@pytest.mark.parametrize("number", NUMBERS, ids=number_ids(NUMBERS))
+def test_checked_number(number):
+    outcome = check(number)
+    if not outcome.ok:
+        pytest.fail(outcome.message, pytrace=False)
+
+
+def test_collector_found_checked_numbers():
+    """An empty collection would pass silently; the site quotes numbers, so finding none is a bug."""
+    assert any(n.expression is not None for n in NUMBERS), f"no checked numbers found under {ROOT / 'docs'}"

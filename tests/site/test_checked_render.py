@@ -1,0 +1,70 @@
+"""Build integration without a build: what render_checked_numbers hands to Markdown, and what Markdown makes."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import markdown
+
+from transformer_math import preset, preset_trace
+from transformer_site.checked import render_checked_numbers
+
+REPO = Path(__file__).resolve().parents[2]
+S1 = preset_trace(1)
+
+
+def _html(text: str) -> str:
+    return markdown.markdown(text, extensions=["tables", "admonition", "pymdownx.arithmatex"],
+                             extension_configs={"pymdownx.arithmatex": {"generic": True}})  # fmt: skip
+
+
+def test_prose_gets_a_focusable_span_and_math_the_bare_literal(tmp_path):
+    page = tmp_path / "p.md"
+    text = "値 {{ +3.526 = s1.scores[0, 2, 3] }} と $\\sqrt{d_k} = {{ 2.828 = sqrt(preset.D_K) }}$\n"
+    page.write_text(text, encoding="utf-8")
+    out = render_checked_numbers(text, page, root=tmp_path)
+    assert out.startswith('値 <span class="checked-number" tabindex="0" data-expr="s1.scores&#91;0, 2, 3&#93;"')
+    assert f'data-value="{float(S1.scores[0, 2, 3])!r}"' in out
+    assert out.endswith(f"$\\sqrt{{d_k}} = {preset.D_K**0.5:.3f}$\n")
+
+
+def test_table_cell_and_admonition_render_as_html():
+    text = "| 組 | scores |\n|---|---|\n| 美しい → 花 | {{ +3.526 = s1.scores[0, 2, 3] }} |\n\n" \
+           "!!! note\n    重み {{ 0.912 = s1.attn[0, 0, 3] }}\n"  # fmt: skip
+    html = _html(render_checked_numbers(text, "nowhere.md"))
+    cell = re.search(r"<td>(<span class=\"checked-number\".*?</span>)</td>", html)
+    assert cell and cell[1].endswith(f">{S1.scores[0, 2, 3]:+.3f}</span>")
+    assert re.search(r'<div class="admonition note">.*checked-number.*?>0\.912</span>', html, re.DOTALL)
+
+
+def test_powers_of_ten_become_superscripts_in_prose():
+    out = render_checked_numbers("{{ 1.1 × 10^8 = counting.bert_params(configs.BERT_BASE).total }}", "x.md")
+    assert out.endswith(">1.1 × 10<sup>8</sup></span>")
+
+
+def test_errors_are_logged_at_the_source_line_after_front_matter(tmp_path, caplog):
+    page = tmp_path / "docs" / "p.md"
+    page.parent.mkdir()
+    source = "---\ntitle: t\n---\n\n本文\n\n{{ +9.999 = s1.scores[0, 2, 3] }}\n"
+    page.write_text(source, encoding="utf-8")
+    body = source.split("---\n", 2)[2].lstrip("\n")  # what MkDocs passes after stripping front matter
+    with caplog.at_level(logging.ERROR, logger="mkdocs.plugins.transformer_site.checked"):
+        out = render_checked_numbers(body, page, root=tmp_path)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"docs/p.md:7: quoted +9.999, live {S1.scores[0, 2, 3]:+.3f} (s1.scores[0, 2, 3] = {S1.scores[0, 2, 3]:.7g}…)"
+    ]
+    assert 'class="checked-number checked-number--stale"' in out and ">+9.999</span>" in out
+
+
+def test_code_is_left_alone():
+    text = "`{{ 1.0 = x }}`\n\n```\n{{ 2.0 = y }}\n```\n"
+    assert render_checked_numbers(text, "x.md") == text
+
+
+def test_tooltip_css_shows_on_hover_and_focus_and_is_registered():
+    css = (REPO / "docs" / "assets" / "checked-numbers.css").read_text(encoding="utf-8")
+    assert ".checked-number:hover::after" in css and ".checked-number:focus::after" in css
+    assert 'content: attr(data-expr) " = " attr(data-value)' in css
+    assert "assets/checked-numbers.css" in (REPO / "mkdocs.yml").read_text(encoding="utf-8")
