@@ -80,7 +80,10 @@ class _NameTheSnippet(logging.Filter):
         message = record.getMessage()
         found = _EXEC_FAILURE.search(message)
         if found and found["id"] in _blocks and "executed block id=" not in message:
-            record.msg = f"{_blocks[found['id']].where(_docs_dir)}: {message}"
+            # The exception's own line (last of the traceback) up front, the full log below it.
+            raised = re.findall(r"^\s*((?:[\w.]+\.)?\w*(?:Error|Exception)\b.*)$", message, flags=re.M)
+            summary = f" — {raised[-1].strip()}" if raised else ""
+            record.msg = f"{_blocks[found['id']].where(_docs_dir)}{summary}\n{message}"
             record.args = ()
         return True
 
