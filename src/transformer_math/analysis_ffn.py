@@ -30,6 +30,9 @@ from .block import BlockTrace, BlockWeights, forward
 FIRING_THRESHOLD = 0.5
 """ffn_h above this counts as "the detector fires" (issue 5's criterion)."""
 
+FLOAT64_EPS = float(np.finfo(np.float64).eps)
+"""The spacing of float64 numbers near 1: the scale of the rounding differences §9 reports."""
+
 
 # ----------------------------------------------------------------------------------------------- LayerNorm
 @dataclass(frozen=True)
@@ -474,3 +477,41 @@ def _trace(n: int) -> BlockTrace:
     from . import preset_trace  # the package's cache; imported here to avoid a cycle at import time
 
     return preset_trace(n)
+
+
+def ffn_out_min() -> float:
+    """The most negative ffn_out over the eight sentences: GELU's negative dip leaks through W2."""
+    return min(float(_trace(n).ffn_out.min()) for n in range(1, len(preset.SENTENCES) + 1))
+
+
+def block_parameter_sizes() -> dict[str, int]:
+    """Number of entries of every parameter array of the preset block (W_E excluded: it is the lookup table)."""
+    weights = preset.build_preset()
+    return {
+        name: int(value.size)
+        for name, value in vars(weights).items()
+        if isinstance(value, np.ndarray) and name != "W_E"
+    }
+
+
+def block_parameter_count() -> int:
+    return sum(block_parameter_sizes().values())
+
+
+def block_nonzero_count() -> int:
+    """How many of those entries the hand-made preset actually sets to something other than 0."""
+    weights = preset.build_preset()
+    return sum(int(np.count_nonzero(getattr(weights, name))) for name in block_parameter_sizes())
+
+
+def unbiased_variance_difference() -> float:
+    """max |ln1_out − LN with the unbiased variance (÷ (d − 1))| over the eight sentences.
+
+    How large a difference one wrong formula makes, next to the rounding differences of §9.
+    """
+    worst = 0.0
+    for n in range(1, len(preset.SENTENCES) + 1):
+        r = _trace(n).residual1
+        unbiased = (r - r.mean(axis=1, keepdims=True)) / np.sqrt(r.var(axis=1, ddof=1, keepdims=True) + preset.EPS)
+        worst = max(worst, float(np.abs(unbiased - _trace(n).ln1_out).max()))
+    return worst

@@ -203,3 +203,29 @@ def test_residual_keeps_the_own_category(n):
 def test_permutation_difference():
     assert A.permutation_difference(1, 0.0) < 1e-12
     assert A.permutation_difference(1, 1.0) > 0.1
+
+
+def test_ffn_out_min_is_bounded_by_gelus_dip():
+    # each output dimension takes at most one single detector (weight 1) and one AND detector (weight 0.5)
+    _, gelu_min = A.gelu_minimum()
+    assert (1 + preset.AND_WRITE_BACK) * gelu_min <= A.ffn_out_min() < 0
+
+
+def test_block_parameter_count_agrees_with_counting():
+    from transformer_math import counting
+
+    # the preset has no attention biases; the FFN has b1 and b2; two LayerNorms with γ and β
+    expected = (
+        counting.attention_params(preset.D_MODEL, preset.N_HEADS, bias=False)
+        + counting.ffn_params(preset.D_MODEL, preset.D_FF)
+        + 2 * counting.layer_norm_params(preset.D_MODEL)
+    )
+    assert A.block_parameter_count() == expected
+    assert 0 < A.block_nonzero_count() < A.block_parameter_count()
+
+
+def test_unbiased_variance_difference_is_the_sqrt_ratio_effect():
+    # dividing by d − 1 instead of d shrinks every output by about √((d − 1)/d); the change is far above rounding
+    d = preset.D_MODEL
+    largest_ln1 = max(float(np.abs(preset_trace(n).ln1_out).max()) for n in SENTENCE_NUMBERS)
+    assert A.unbiased_variance_difference() == pytest.approx(largest_ln1 * (1 - np.sqrt((d - 1) / d)), rel=1e-3)
