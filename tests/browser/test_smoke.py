@@ -165,9 +165,8 @@ def _slug(md_path: str) -> str:
 PAGES = nav_pages()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("md_path", PAGES)
-def test_page_renders_cleanly(browser, server, md_path: str, scheme: str):
+def inspect_page(browser, server: str, path: str, scheme: str, screenshot: Path | None = None) -> list[str]:
+    """Open ``server + path`` in a fresh context with ``scheme``; return every problem a reader would meet."""
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900}, locale="ja-JP")
     page = context.new_page()
     problems: list[str] = []
@@ -184,28 +183,59 @@ def test_page_renders_cleanly(browser, server, md_path: str, scheme: str):
     page.route("**/*", on_request)
     page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
     page.on("pageerror", lambda e: problems.append(f"uncaught exception: {e}"))
-    page.on("requestfailed", lambda r: problems.append(f"failed request: {r.url} ({r.failure})"))
+    page.on(
+        "requestfailed",
+        lambda r: urlparse(r.url).netloc == own_host and problems.append(f"failed request: {r.url} ({r.failure})"),
+    )
     page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
-
     try:
-        page.goto(server + page_url_path(md_path), wait_until="networkidle")
+        page.goto(server + path, wait_until="networkidle")
         page.evaluate("document.fonts.ready")
         page.wait_for_function(
             "[...document.querySelectorAll('.arithmatex')].every(n => n.dataset.typeset)", timeout=10_000
         )
         math = page.evaluate(_MATH_STATE)
-        assert not math["errors"], f"{md_path}: formulas with errors: {math['errors']}"
-        assert math["typeset"] == math["total"], f"{md_path}: {math['total'] - math['typeset']} formulas untypeset"
-
-        SCREENSHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"{_slug(md_path)}-{scheme}.png"), full_page=True)
-
-        figures = page.evaluate(_MEASURE_FIGURES)
-        empty = [label for label, width, height in figures if width <= 0 or height <= 0]
-        assert not empty, f"{md_path}: figures of zero size: {empty}"
-        assert not problems, f"{md_path} ({scheme}):\n" + "\n".join(problems)
+        problems += [f"formula with an error: {tex}" for tex in math["errors"]]
+        if math["typeset"] + len(math["errors"]) != math["total"]:
+            problems.append(f"{math['total'] - math['typeset']} of {math['total']} formulas not typeset")
+        if screenshot is not None:
+            screenshot.parent.mkdir(exist_ok=True)
+            page.screenshot(path=str(screenshot), full_page=True)
+        for label, width, height in page.evaluate(_MEASURE_FIGURES):
+            if width <= 0 or height <= 0:
+                problems.append(f"figure of zero size: {label}")
     finally:
         context.close()
+    return problems
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("md_path", PAGES)
+def test_page_renders_cleanly(browser, server, md_path: str, scheme: str):
+    shot = SCREENSHOTS / f"{_slug(md_path)}-{scheme}.png"
+    problems = inspect_page(browser, server, page_url_path(md_path), scheme, screenshot=shot)
+    assert not problems, f"{md_path} ({scheme}):\n" + "\n".join(problems)
+
+
+_BROKEN_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<link rel="stylesheet" href="{base}assets/vendor/katex/katex.min.css">
+<script src="{base}assets/vendor/katex/katex.min.js"></script></head>
+<body><article>
+<p><span class="arithmatex">\\(\\frac{{1}}{{\\)</span> and <span class="arithmatex">\\(x^2\\)</span></p>
+<img src="https://example.com/tracker.png" alt="">
+<figure class="tf-figure"><svg class="tf-figure" aria-label="empty" width="0" height="0"></svg></figure>
+</article>
+<script src="{base}assets/javascripts/katex-init.js"></script></body></html>
+"""
+
+
+def test_the_checks_catch_a_broken_page(browser, server, built_site: Path):
+    """The inspector itself: a page with a bad formula, a third-party request and an empty figure fails."""
+    (built_site / "__broken__.html").write_text(_BROKEN_PAGE.format(base="/"), encoding="utf-8")
+    problems = "\n".join(inspect_page(browser, server, "__broken__.html", "dark"))
+    assert "formula with an error" in problems and "KaTeX" in problems, problems
+    assert "request to another host: https://example.com/tracker.png" in problems, problems
+    assert "figure of zero size: empty" in problems, problems
 
 
 def test_nav_is_not_empty_and_every_nav_page_exists():
