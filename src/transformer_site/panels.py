@@ -217,6 +217,8 @@ def sdpa_panel_html(panel_id: str = "sdpa") -> str:
 <div class="tm-table-wrap"><table class="tm-heatmap" data-role="heatmap">
 <caption>attention の重み（行 = クエリ q<sub>i</sub>、列 = キー k<sub>j</sub>、各行の和は 1）</caption>
 </table></div>
+<p class="tm-hint">乱数の種 {mp.SDPA_SEED} で固定した 1 組の q, k（各 {mp.SDPA_N} 個）での値です。
+多数の乱数で平均した統計とは少しずれます。</p>
 <noscript>この図を動かすには JavaScript が必要です。</noscript>
 {_data_script(p, data)}
 </div>

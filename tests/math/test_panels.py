@@ -1,0 +1,88 @@
+"""The panel states of transformer_math.panels against independent recomputation and the seed's claims."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from transformer_math import ops, preset_trace
+from transformer_math import panels as mp
+
+
+def _direct_weights(d_k: int, scale: bool, causal: bool) -> np.ndarray:
+    """Softmax written out with einsum and exp, masked entries dropped before normalising (not ops)."""
+    q, k = mp.sdpa_qk()
+    s = np.einsum("id,jd->ij", q[:, :d_k], k[:, :d_k]) / (np.sqrt(d_k) if scale else 1.0)
+    keep = np.tril(np.ones_like(s, dtype=bool)) if causal else np.ones_like(s, dtype=bool)
+    e = np.where(keep, np.exp(s - s.max(axis=1, keepdims=True)), 0.0)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("d_k", [1, 2, 7, 8, 33, 64])
+@pytest.mark.parametrize("scale", [False, True])
+@pytest.mark.parametrize("causal", [False, True])
+def test_sdpa_state_matches_direct_softmax(d_k: int, scale: bool, causal: bool) -> None:
+    state = mp.sdpa_state(d_k, scale, causal)
+    np.testing.assert_allclose(state.weights, _direct_weights(d_k, scale, causal), atol=1e-12)
+    np.testing.assert_allclose(state.weights.sum(axis=1), 1.0, atol=1e-12)
+    if causal:
+        assert np.all(state.weights[np.triu_indices(mp.SDPA_N, k=1)] == 0.0)
+        assert state.weights[0, 0] == 1.0  # q1 sees only k1
+
+
+@pytest.mark.parametrize("d_k", range(1, mp.SDPA_MAX_D_K + 1, 9))
+def test_scaling_divides_the_spread_by_sqrt_d_k(d_k: int) -> None:
+    unscaled, scaled = mp.sdpa_state(d_k, False, False), mp.sdpa_state(d_k, True, False)
+    assert unscaled.scores_std / scaled.scores_std == pytest.approx(np.sqrt(d_k), rel=1e-12)
+
+
+def test_unscaled_large_d_k_is_sharper_than_scaled() -> None:
+    """The seed's observation, on this fixed sample: without √d_k the rows approach one-hot."""
+    assert mp.sdpa_state(64, False, False).mean_row_max > 0.9 > mp.sdpa_state(64, True, False).mean_row_max
+    assert mp.sdpa_state(64, False, False).mean_row_max > mp.sdpa_state(1, False, False).mean_row_max
+
+
+def test_states_cover_every_setting_once() -> None:
+    states = mp.sdpa_states()
+    settings = [(s.d_k, s.scale, s.causal) for s in states]
+    assert len(settings) == len(set(settings)) == mp.SDPA_MAX_D_K * 2 * 2
+    assert mp.sdpa_max_row_sum_error() < 1e-15
+
+
+def test_pe_curves_are_the_encoding() -> None:
+    table = mp.pe_table()
+    np.testing.assert_array_equal(table, ops.positional_encoding(mp.PE_POSITIONS, mp.PE_D_MODEL))
+    for curve in mp.pe_curves():
+        assert curve.omega * curve.wavelength == pytest.approx(2 * np.pi, rel=1e-12)
+        np.testing.assert_allclose(curve.sin, np.sin(curve.pos * curve.omega), atol=0)
+        steps_per_wavelength = curve.wavelength / np.diff(curve.pos).max()
+        assert steps_per_wavelength >= 16, (curve.i, steps_per_wavelength)  # smooth enough to draw
+        at_integers = np.isin(curve.pos, np.arange(mp.PE_POSITIONS))
+        idx = curve.pos[at_integers].astype(int)
+        np.testing.assert_allclose(curve.sin[at_integers], table[idx, 2 * curve.i], atol=1e-12)
+
+
+def test_explorer_matrix_shapes() -> None:
+    trace = preset_trace(4)
+    T = len(trace.tokens)
+    for stage in mp.EXPLORER_STAGES:
+        m = mp.explorer_matrix(trace, stage)
+        assert m.shape[-2] == T and m.ndim == (3 if stage in mp.PER_HEAD_STAGES else 2)
+    np.testing.assert_array_equal(mp.explorer_matrix(trace, "Q")[:, 8:], trace.Q[:, 1, :])
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: mp.sdpa_state(0, True, False), "d_k must be an integer 1 … 64, got 0"),
+        (lambda: mp.sdpa_state(65, True, False), "d_k must be an integer 1 … 64, got 65"),
+        (lambda: mp.sdpa_state(8, "yes", False), "scale must be True or False"),
+        (lambda: mp.sdpa_state(8, True, 1), "causal must be True or False"),
+        (lambda: mp.pe_curve(32), "i must be an integer 0 … 31, got 32"),
+        (lambda: mp.explorer_matrix(preset_trace(1), "W_Q"), "stage must be one of"),
+        (lambda: mp.explorer_matrix(None, "X"), "trace must be a BlockTrace"),
+    ],
+)
+def test_bad_arguments(call, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
