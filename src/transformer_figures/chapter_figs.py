@@ -139,8 +139,7 @@ def head_cost_table() -> str:
     for n in experiments.HEAD_COST_LENGTHS:
         for heads in (1, h):
             run = experiments.HEAD_COST[(n, heads)]
-            proj = sum(v for k, v in run.macs.items() if "W^" in k)
-            mix = run.macs["Q K^T"] + run.macs["A V"]
+            proj, mix = run.projection_macs, run.mixing_macs
             d_k = run.shapes["Q"][2]
             rows.append(
                 [str(n), f"{heads} × {d_k}", f"{proj:,}", f"{mix:,}", f"{run.total_macs:,}", f"{run.softmax_entries:,}"]

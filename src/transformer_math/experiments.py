@@ -185,6 +185,16 @@ class AttentionRun:
     def total_macs(self) -> int:
         return sum(self.macs.values())
 
+    @property
+    def projection_macs(self) -> int:
+        """The four products with W^Q, W^K, W^V, W^O."""
+        return sum(v for k, v in self.macs.items() if "W^" in k)
+
+    @property
+    def mixing_macs(self) -> int:
+        """Q·Kᵀ and A·V, the products that grow with n·m."""
+        return self.macs["Q K^T"] + self.macs["A V"]
+
 
 def run_attention(n: int, m: int, d_model: int, h: int, seed: int = SEED) -> AttentionRun:
     """Multi-head attention with random weights: n queries from X_dec (n, d_model), m keys/values from X_enc.
