@@ -116,6 +116,16 @@ def on_pre_build(config) -> None:
         if name.split(".", 1)[0] in PROJECT_PACKAGES and name != __name__:
             del sys.modules[name]
     _blocks.clear()
+    # Executed blocks go through the figure cache (keyed on the code and the src files it imports).
+    from transformer_site import figure_cache
+
+    figure_cache.install(Path(config.config_file_path).parent)
+
+
+def on_post_build(config) -> None:
+    from transformer_site import figure_cache
+
+    log.info(figure_cache.report())
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:

@@ -1,0 +1,262 @@
+"""Figure cache: an executed block's output, keyed on its code AND on every ``src`` file it depends on.
+
+markdown-exec would key on the code only, so an edit in ``src/`` would publish a stale figure. Here the key
+is the SHA-256 of
+
+- the block's code (the snippet text, as included by ``--8<--``),
+- the bytes of every project module it imports, transitively (found statically from the import statements:
+  ``import a.b``, ``from a import b``, relative imports; a module that imports its package's modules
+  dynamically — ``importlib.import_module`` / ``pkgutil.iter_modules``, as ``citable`` does — depends on
+  every project module),
+- the bytes of any project file or directory the snippet names in a string literal (``collect(["docs"])``
+  reads the pages, so its output depends on them),
+- the versions of Python and of the libraries that shape the output (numpy, matplotlib, markdown-exec).
+
+So a rebuild after editing a page's prose renders nothing; editing ``src/transformer_math/counting.py``
+re-renders exactly the blocks whose import closure contains it.
+
+Environment: ``TRANSFORMER_FIGURE_CACHE`` = cache directory (default ``<project>/.cache/figures``) or ``off``;
+``TRANSFORMER_SITE_NO_EXEC=1`` replaces every executed block's output by nothing (the benchmark's floor).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.metadata
+import importlib.util
+import logging
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+log = logging.getLogger("mkdocs.plugins.transformer_site.figure_cache")
+
+PROJECT_PACKAGES = ("transformer_math", "transformer_figures", "transformer_site")
+CACHE_VERSION = "1"
+_DYNAMIC_IMPORT = re.compile(r"\bimportlib\.import_module\(|\bpkgutil\.iter_modules\(|\b__import__\(")
+_PATH_LITERAL = re.compile(r"^[\w\-]+(?:/[\w.\-]+)*/?$")
+
+
+def _library_versions() -> str:
+    versions = [f"python {sys.version.split()[0]}"]
+    for name in ("numpy", "matplotlib", "markdown-exec"):
+        try:
+            versions.append(f"{name} {importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            versions.append(f"{name} absent")
+    return "; ".join(versions)
+
+
+def find_src_root() -> Path:
+    """The directory holding the project packages (``src/``), found without importing them."""
+    spec = importlib.util.find_spec(PROJECT_PACKAGES[0])
+    if spec is None or spec.origin is None:
+        raise RuntimeError(f"figure cache: cannot find the package {PROJECT_PACKAGES[0]!r} on sys.path")
+    return Path(spec.origin).resolve().parent.parent
+
+
+@dataclass
+class DependencyGraph:
+    """Static import graph of the project packages under ``src_root``."""
+
+    src_root: Path
+    packages: tuple[str, ...] = PROJECT_PACKAGES
+    _imports: dict[str, frozenset[str]] = field(default_factory=dict)
+    _digests: dict[Path, str] = field(default_factory=dict)
+
+    def module_file(self, module: str) -> Path | None:
+        base = self.src_root.joinpath(*module.split("."))
+        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+        return None
+
+    def all_modules(self) -> list[str]:
+        modules = []
+        for package in self.packages:
+            root = self.src_root / package
+            for path in sorted(root.rglob("*.py")):
+                parts = path.relative_to(self.src_root).with_suffix("").parts
+                modules.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+        return modules
+
+    def imports_of_code(self, code: str, module: str | None = None) -> set[str]:
+        """Project modules that ``code`` imports directly (``module``: its own name, for relative imports)."""
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:
+            return set()  # the block will fail when run; nothing to key on but its code
+        is_package = (
+            module is not None
+            and self.module_file(module) is not None
+            and (self.module_file(module).name == "__init__.py")
+        )
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    found.update(self._with_parents(alias.name))
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    if module is None:
+                        continue
+                    anchor = module.split(".")
+                    anchor = anchor if is_package else anchor[:-1]
+                    anchor = anchor[: len(anchor) - (node.level - 1)]
+                    base = ".".join([*anchor, base] if base else anchor)
+                found.update(self._with_parents(base))
+                for alias in node.names:
+                    found.update(self._with_parents(f"{base}.{alias.name}"))  # kept only if it is a module
+        if _DYNAMIC_IMPORT.search(code) and module is not None:
+            # importlib/pkgutil over a package (citable imports every transformer_math module): depend on
+            # every module of each project package the code names.
+            named = [package for package in self.packages if package in code]
+            found.update(m for m in self.all_modules() if m.split(".", 1)[0] in named)
+        return {name for name in found if self.module_file(name) is not None}
+
+    def _with_parents(self, name: str) -> list[str]:
+        parts = name.split(".")
+        if parts[0] not in self.packages:
+            return []
+        return [".".join(parts[: i + 1]) for i in range(len(parts))]
+
+    def direct_imports(self, module: str) -> frozenset[str]:
+        if module not in self._imports:
+            path = self.module_file(module)
+            code = path.read_text(encoding="utf-8") if path else ""
+            self._imports[module] = frozenset(self.imports_of_code(code, module))
+        return self._imports[module]
+
+    def closure(self, code: str) -> list[str]:
+        """Every project module ``code`` imports, transitively, sorted."""
+        todo = list(self.imports_of_code(code))
+        seen: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(self.direct_imports(name) - seen)
+        return sorted(seen)
+
+    def digest(self, path: Path) -> str:
+        if path not in self._digests:
+            if path.is_dir():
+                parts = [
+                    f"{p.relative_to(path).as_posix()}:{self.digest(p)}" for p in sorted(path.rglob("*")) if p.is_file()
+                ]
+                self._digests[path] = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+            else:
+                self._digests[path] = hashlib.sha256(path.read_bytes()).hexdigest()
+        return self._digests[path]
+
+
+def named_paths(code: str, project_root: Path) -> list[Path]:
+    """Project files and directories that ``code`` names in a string literal (``"docs"``, ``"data/x.csv"``)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and _PATH_LITERAL.match(node.value):
+            path = (project_root / node.value).resolve()
+            if path.exists() and path != project_root.resolve() and project_root.resolve() in path.parents:
+                found.add(path)
+    return sorted(found)
+
+
+@dataclass
+class FigureCache:
+    """Look up or render one executed block. ``renders``/``hits`` count what a build did."""
+
+    project_root: Path
+    cache_dir: Path | None  # None: never store (still counts renders)
+    src_root: Path | None = None
+    renders: int = 0
+    hits: int = 0
+    rendered: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.project_root = Path(self.project_root)
+        self.graph = DependencyGraph(Path(self.src_root) if self.src_root else find_src_root())
+        self._environment = _library_versions()
+
+    def key(self, code: str) -> str:
+        h = hashlib.sha256()
+        h.update(f"figure-cache {CACHE_VERSION}\n{self._environment}\n".encode())
+        h.update(hashlib.sha256(code.encode()).hexdigest().encode())
+        for module in self.graph.closure(code):
+            path = self.graph.module_file(module)
+            h.update(f"\n{module} {self.graph.digest(path)}".encode())
+        for path in named_paths(code, self.project_root):
+            h.update(f"\n{path.relative_to(self.project_root.resolve()).as_posix()} {self.graph.digest(path)}".encode())
+        return h.hexdigest()
+
+    def run(self, code: str, render: Callable[[], str], label: str = "") -> str:
+        """The cached output of ``code``, or ``render()``'s (stored only when it returns normally)."""
+        path = None
+        if self.cache_dir is not None:
+            path = self.cache_dir / f"{self.key(code)}.out"
+            if path.is_file():
+                self.hits += 1
+                return path.read_text(encoding="utf-8")
+        output = render()
+        self.renders += 1
+        self.rendered.append(label)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(output, encoding="utf-8")
+            os.replace(partial, path)  # atomic: a concurrent build never reads half a file
+        return output
+
+
+def cache_dir_from_env(project_root: Path) -> Path | None:
+    setting = os.environ.get("TRANSFORMER_FIGURE_CACHE", "")
+    if setting.lower() in ("off", "0", "no"):
+        return None
+    return Path(setting) if setting else Path(project_root) / ".cache" / "figures"
+
+
+def execution_disabled() -> bool:
+    return os.environ.get("TRANSFORMER_SITE_NO_EXEC", "") not in ("", "0")
+
+
+_current: FigureCache | None = None
+
+
+def install(project_root: Path) -> FigureCache:
+    """Route markdown-exec's python runner through a fresh cache (called from the hook's ``on_pre_build``)."""
+    global _current
+    from markdown_exec._internal.formatters import python as exec_python
+
+    original = getattr(exec_python, "_transformer_site_original_run", exec_python._run_python)
+    exec_python._transformer_site_original_run = original
+    cache = FigureCache(Path(project_root), cache_dir_from_env(project_root))
+
+    def run(code: str, returncode: int | None = None, session: str | None = None, id: str | None = None, **extra):
+        if execution_disabled():
+            return ""
+        if session:  # shared state between blocks: the output depends on more than the code
+            return original(code, returncode=returncode, session=session, id=id, **extra)
+        return cache.run(code, lambda: original(code, returncode=returncode, session=session, id=id, **extra), id or "")
+
+    exec_python._run_python = run
+    _current = cache
+    return cache
+
+
+def report() -> str:
+    if _current is None:
+        return "figure cache: not installed"
+    where = _current.cache_dir if _current.cache_dir is not None else "off"
+    return f"figure cache: {_current.renders} rendered, {_current.hits} from cache ({where})"
+
+
+def rendered_ids() -> Iterable[str]:
+    return list(_current.rendered) if _current else []

@@ -1,0 +1,165 @@
+"""The figure cache renders a block again exactly when its code or a src file it imports changed.
+
+A small temporary project (src/ with two packages, docs/, snippets as code strings) and the cache API with
+its render counter; one test routes markdown-exec's runner through the cache as the build hook does.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from transformer_site.figure_cache import DependencyGraph, FigureCache, install
+
+REPO = Path(__file__).resolve().parents[2]
+
+FILES = {
+    "src/transformer_math/__init__.py": "from . import ops\nfrom .block import forward\n",
+    "src/transformer_math/ops.py": "def softmax(x):\n    return x\n",
+    "src/transformer_math/block.py": "from . import ops\n\ndef forward(x):\n    return ops.softmax(x)\n",
+    "src/transformer_math/counting.py": "def params(d):\n    return 4 * d * d\n",
+    "src/transformer_math/schedules.py": "from .counting import params\n\ndef lr(d):\n    return 1 / params(d)\n",
+    "src/transformer_figures/__init__.py": "from .style import INK\n",
+    "src/transformer_figures/style.py": 'INK = "#222"\n',
+    "src/transformer_site/__init__.py": "",
+    "docs/page.md": "# ページ\n\n本文。\n",
+}
+SNIPPETS = {
+    "heatmap": "from transformer_figures import INK\nfrom transformer_math import forward\nprint(INK, forward(1))\n",
+    "params": "from transformer_math.counting import params\nprint(params(4))\n",
+    "lr": "from transformer_math import schedules\nprint(schedules.lr(4))\n",
+    "plain": "print('<p>no project import</p>')\n",
+    "pages": "from pathlib import Path\nprint(len(list(Path('docs').rglob('*.md'))))\n",
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    for name, text in FILES.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def build(project: Path) -> FigureCache:
+    """One 'build': a fresh cache object (as each mkdocs build gets) over every snippet."""
+    cache = FigureCache(project, project / ".cache" / "figures", src_root=project / "src")
+    for name, code in SNIPPETS.items():
+        output = cache.run(code, lambda name=name: f"<output of {name}>", label=name)
+        assert output == f"<output of {name}>"
+    return cache
+
+
+def edit(project: Path, name: str, extra: str = "\n# edited\n") -> None:
+    path = project / name
+    path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
+
+
+def test_import_closure_is_transitive_and_relative_imports_resolve(project):
+    graph = DependencyGraph(project / "src")
+    assert graph.closure(SNIPPETS["lr"]) == [
+        "transformer_math", "transformer_math.block", "transformer_math.counting", "transformer_math.ops",
+        "transformer_math.schedules",
+    ]  # fmt: skip
+    assert graph.closure(SNIPPETS["heatmap"]) == [
+        "transformer_figures", "transformer_figures.style", "transformer_math", "transformer_math.block",
+        "transformer_math.ops",
+    ]  # fmt: skip
+    assert graph.closure(SNIPPETS["plain"]) == []
+
+
+def test_a_cold_build_renders_everything_and_a_warm_one_nothing(project):
+    assert build(project).renders == len(SNIPPETS)
+    warm = build(project)
+    assert (warm.renders, warm.hits) == (0, len(SNIPPETS))
+
+
+def test_editing_prose_renders_nothing_but_the_block_that_reads_the_pages(project):
+    build(project)
+    edit(project, "docs/page.md", "\nもう一文。\n")
+    assert build(project).rendered == ["pages"]  # it names "docs": its output is a function of the pages
+
+
+def test_editing_a_leaf_module_renders_exactly_its_dependents(project):
+    build(project)
+    edit(project, "src/transformer_math/counting.py")
+    assert sorted(build(project).rendered) == ["lr", "params"]  # schedules imports counting
+    assert build(project).renders == 0
+
+
+def test_editing_a_module_imported_by_the_package_renders_every_user_of_the_package(project):
+    build(project)
+    edit(project, "src/transformer_math/ops.py")  # transformer_math/__init__ imports it, so every import does
+    assert sorted(build(project).rendered) == ["heatmap", "lr", "params"]
+    edit(project, "src/transformer_figures/style.py")
+    assert build(project).rendered == ["heatmap"]
+
+
+def test_editing_a_snippet_renders_only_that_snippet(project):
+    build(project)
+    SNIPPETS_EDITED = dict(SNIPPETS, params=SNIPPETS["params"] + "print('more')\n")
+    cache = FigureCache(project, project / ".cache" / "figures", src_root=project / "src")
+    for name, code in SNIPPETS_EDITED.items():
+        cache.run(code, lambda: "x", label=name)
+    assert cache.rendered == ["params"]
+
+
+def test_a_failing_render_is_not_stored(project):
+    cache = FigureCache(project, project / ".cache" / "figures", src_root=project / "src")
+
+    def fail():
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        cache.run(SNIPPETS["params"], fail)
+    assert cache.run(SNIPPETS["params"], lambda: "ok") == "ok"
+    assert cache.renders == 1
+
+
+def test_dynamic_imports_depend_on_every_module_of_the_named_package(project):
+    (project / "src/transformer_site/citable.py").write_text(
+        textwrap.dedent("""\
+            import importlib, pkgutil
+            import transformer_math
+            INFOS = pkgutil.iter_modules(transformer_math.__path__)
+            MODULES = [importlib.import_module(f"transformer_math.{m.name}") for m in INFOS]
+            """),
+        encoding="utf-8",
+    )  # fmt: skip
+    closure = DependencyGraph(project / "src").closure("from transformer_site.citable import MODULES\n")
+    assert "transformer_math.counting" in closure and "transformer_math.schedules" in closure
+    assert not any(m.startswith("transformer_figures") for m in closure)
+
+
+def test_real_snippets_resolve_their_dependencies():
+    """On this repository: a heatmap of the trace does not depend on counting; the parameter table does."""
+    graph = DependencyGraph(REPO / "src")
+    scores = graph.closure((REPO / "snippets/03-attention/scores_heatmap.py").read_text(encoding="utf-8"))
+    assert {"transformer_math.ops", "transformer_math.block", "transformer_figures.svg"} <= set(scores)
+    assert "transformer_math.counting" not in scores
+    params = graph.closure((REPO / "snippets/chapter-01-overview/params_table.py").read_text(encoding="utf-8"))
+    assert "transformer_math.counting" in params
+    for module in scores + params:
+        assert graph.module_file(module) is not None
+
+
+def test_the_hook_routes_markdown_exec_through_the_cache(project, monkeypatch):
+    from markdown_exec._internal.formatters import python as exec_python
+
+    monkeypatch.setattr(exec_python, "_run_python", exec_python._run_python)
+    monkeypatch.delenv("TRANSFORMER_SITE_NO_EXEC", raising=False)
+    monkeypatch.setenv("TRANSFORMER_FIGURE_CACHE", str(project / "cache"))
+    cache = install(REPO)
+    code = "print('<p>' + str(6 * 7) + '</p>')"
+    assert exec_python._run_python(code, id="t1") == "<p>42</p>\n"
+    assert exec_python._run_python(code, id="t2") == "<p>42</p>\n"
+    assert (cache.renders, cache.hits, cache.rendered) == (1, 1, ["t1"])
+    monkeypatch.setenv("TRANSFORMER_SITE_NO_EXEC", "1")
+    assert exec_python._run_python("raise SystemExit('never run')", id="t3") == ""
+    # Installing again (the next build of `mkdocs serve`) wraps markdown-exec's original runner, not ours.
+    install(REPO)
+    monkeypatch.delenv("TRANSFORMER_SITE_NO_EXEC")
+    assert exec_python._run_python(code, id="t4") == "<p>42</p>\n"
