@@ -53,9 +53,9 @@ def _pytest_docs(project: Path, *args: str) -> subprocess.CompletedProcess:
 
 def test_the_collector_itself_catches_a_wrong_literal(project):
     """Run the real doc-value collector over the fixture: one pass, one failure, the exact message."""
-    result = _pytest_docs(project, "-q", "-rf")
+    result = _pytest_docs(project, "-v", "-rf")
     assert result.returncode == 1, result.stdout
-    assert "test_checked_number[docs/page.md:7] PASSED" in _pytest_docs(project, "-v").stdout
+    assert "test_checked_number[docs/page.md:7] PASSED" in result.stdout
     assert "FAILED tests/docs/test_checked_numbers.py::test_checked_number[docs/page.md:9]" in result.stdout
     assert STALE_MESSAGE in result.stdout.splitlines()
     assert "1 failed, 2 passed" in result.stdout
@@ -89,3 +89,18 @@ def test_strict_build_passes_and_shows_the_literal_only(project):
     paragraph = re.search(r"<p>正しい値:.*?</p>", html)[0]
     assert re.sub(r"<[^>]+>", "", paragraph).endswith(f"のスコアは {VALUE:+.3f} です。")  # the literal only
     assert "{{ 9.999 = s1.scores[0, 2, 3] }}" in html  # fenced code is left as written
+
+
+def test_list_and_check_commands(project):
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "transformer_site.checked", *args], capture_output=True, text=True, cwd=project
+        )
+
+    listed = run("list")
+    assert listed.stdout.splitlines() == [
+        f"docs/page.md:7: +3.526 = s1.scores[0, 2, 3] = {VALUE!r}",
+        f"docs/page.md:9: +3.524 = s1.scores[0, 2, 3] = {VALUE!r}  STALE → {VALUE:+.3f}",
+    ]
+    checked = run("check")
+    assert (checked.returncode, checked.stdout) == (1, STALE_MESSAGE + "\n")
