@@ -27,8 +27,8 @@ def noam_schedule(d_model: int = schedules.D_MODEL, warmup: int = schedules.WARM
     peak_lr = schedules.noam_peak_lr(d_model, warmup)
 
     fig, ax = new_figure(6.8, 3.6)
-    ax.plot(step, rise, color=ACCENT[0], lw=1.0, ls=":", label=r"$\mathrm{step}\cdot T_w^{-1.5}$ の枝（増加）")
-    ax.plot(step, decay, color=ACCENT[1], lw=1.0, ls="--", label=r"$\mathrm{step}^{-0.5}$ の枝（減衰）")
+    ax.plot(step, rise, color=ACCENT[0], lw=1.0, ls=":", label=r"$\mathrm{step}\cdot T_w^{-3/2}$ の枝（増加）")
+    ax.plot(step, decay, color=ACCENT[1], lw=1.0, ls="--", label=r"$\mathrm{step}^{-1/2}$ の枝（減衰）")
     ax.plot(step, lr, color=ACCENT[2], lw=2.4, label="学習率 η（小さい方）")
     ax.plot([peak_step], [peak_lr], "o", color=INK, ms=6)
     ax.annotate(
@@ -111,7 +111,8 @@ def path_length_vs_n(k: int = 3, r: int = 33, n_max: int = 1024) -> Figure:
     fig, ax = new_figure(6.8, 3.8)
     ax.step(n, attention, where="post", color=ACCENT[0], lw=2.0, label="Self-Attention: 1")
     ax.step(n, recurrent, where="post", color=ACCENT[1], lw=2.0, ls="--", label="Recurrent: n")
-    ax.step(n, conv, where="post", color=ACCENT[2], lw=2.0, ls="-.", label=f"膨張 Conv (k = {k}): $\\lceil \\log_k n \\rceil$")
+    conv_label = f"膨張 Conv (k = {k}): " + r"$\lceil \log_k n \rceil$"
+    ax.step(n, conv, where="post", color=ACCENT[2], lw=2.0, ls="-.", label=conv_label)
     ax.step(n, window, where="post", color=ACCENT[3], lw=2.0, ls=":", label=f"制限付き (r = {r}): 窓を伝播")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
@@ -175,4 +176,27 @@ def parameters_rough_vs_exact(n_tokens: int = 512, d_model: int = 512, d_ff: int
     ax.set_xlim(1e5, 1e13)
     ax.set_xlabel("パラメータ数（対数目盛）")
     ax.grid(True, axis="x")
+    return fig
+
+
+def parameter_shares(models) -> Figure:
+    """Horizontal bars (fractions): embeddings, Transformer layers and the rest, for each ParamCount."""
+    if not models:
+        raise ValueError("models must hold at least one counting.ParamCount, got none")
+    names = [m.name for m in models]
+    emb = np.array([m["embeddings"] / m.total for m in models])
+    layers = np.array([m["layers"] / m.total for m in models])
+    rest = 1.0 - emb - layers
+    y = np.arange(len(models))[::-1]
+    fig, ax = new_figure(6.8, 0.42 * len(models) + 1.0)
+    ax.barh(y, emb, color=ACCENT[1], label="埋め込み（語・位置・セグメント）")
+    ax.barh(y, layers, left=emb, color=ACCENT[0], label="Transformer の層")
+    ax.barh(y, rest, left=emb + layers, color=ACCENT[2], label="その他（プーラー・最後の LN）")
+    for yi, share in zip(y, emb, strict=True):
+        ax.text(share + 0.01, yi, f"{share:.1%}", va="center", fontsize=8.5, color="white")
+    ax.set_yticks(y, names, fontsize=9)
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:.0%}"))
+    ax.set_xlabel("パラメータに占める割合")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=3, fontsize=8.5)
     return fig
