@@ -8,6 +8,7 @@ Each figure function takes only what selects it (a sentence number) and returns 
 from __future__ import annotations
 
 import html
+import itertools
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -219,7 +220,7 @@ def block_flow_figure() -> Figure:
         ax.text(7.05, y + 0.08, "(" + ", ".join(str(s) for s in shape) + ")", ha="left", va="center", fontsize=10,
                 color=ACCENT[1])  # fmt: skip
         ax.text(7.05, y - 0.2, note, ha="left", va="center", fontsize=8)
-    for y0, y1 in zip(ys[:-1], ys[1:], strict=True):
+    for y0, y1 in itertools.pairwise(ys):
         ax.add_patch(FancyArrowPatch((4.0, y0 - 0.3), (4.0, y1 + 0.3), arrowstyle="-|>", mutation_scale=12,
                                      color="#888888"))  # fmt: skip
     for src, dst, label in ((1, 5, "残差 X"), (5, 8, "残差 ln1_out")):
@@ -279,7 +280,8 @@ def derivation_html(der: Derivation, words: list[str], decimals: int = 4) -> str
         lines += [
             rf"\[\begin{{aligned}}\mu_{{{t}}} &= \tfrac{{1}}{{{D_MODEL}}}\,\big({entries}\big) \\ &= {f(mu)}"
             r"\end{aligned}\]",
-            rf"\[\sigma_{{{t}}}^2 = \tfrac{{1}}{{{D_MODEL}}}\sum_d (\mathrm{{{name}}}[{t},d] - \mu_{{{t}}})^2 = {f(var)},"
+            rf"\[\sigma_{{{t}}}^2 = \tfrac{{1}}{{{D_MODEL}}}\sum_d (\mathrm{{{name}}}[{t},d] - \mu_{{{t}}})^2"
+            rf" = {f(var)},"
             rf"\quad \sqrt{{\sigma_{{{t}}}^2 + \varepsilon}} = {f(root)}\]",
             rf"\[\mathrm{{{der.stage.replace('_', chr(92) + '_')}}}[{t},{d}] = "
             rf"{f(der.intermediate('gamma'), 1)} \cdot \frac{{{f(x)} - {f(mu)}}}{{{f(root)}}} + "
@@ -293,7 +295,8 @@ def derivation_html(der: Derivation, words: list[str], decimals: int = 4) -> str
         lines += [
             rf"\[\mathrm{{ffn\_pre}}[{t},{k}] = {products} + ({f(der.intermediate('b1'), 1)}) = {f(pre)}\]",
             rf"\[\sqrt{{2/\pi}}\,(x + 0.044715\,x^3) = {f(der.intermediate('tanh_arg'))}\]",
-            rf"\[\mathrm{{ffn\_h}}[{t},{k}] = \tfrac12 \cdot {f(pre)} \cdot (1 + \tanh({f(der.intermediate('tanh_arg'))}))"
+            rf"\[\mathrm{{ffn\_h}}[{t},{k}] = \tfrac12 \cdot {f(pre)} \cdot "
+            rf"(1 + \tanh({f(der.intermediate('tanh_arg'))}))"
             rf" = {f(der.value)}\]",
         ]
         heading = f"ffn_h[{t}, {k}]（{words[t]}, {NEURON_NAMES[k]}）"

@@ -1,0 +1,93 @@
+"""Figures and tables of the notes §5–§9 (transformer_figures.notes_ffn_figs)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from transformer_figures import figure_html
+from transformer_figures import notes_ffn_figs as F
+from transformer_figures.style import raise_on_missing_glyphs
+from transformer_math import analysis_ffn, build_preset, derivations, preset, preset_trace
+
+FIGURES = {
+    "ln1": lambda: F.ln1_before_after_figure(1),
+    "ln2": lambda: F.ln2_before_after_figure(3),
+    "ln1_stats": lambda: F.ln_stats_figure("ln1"),
+    "gelu": F.gelu_relu_figure,
+    "ffn_h": lambda: F.ffn_h_figure(3),
+    "attribution": lambda: F.detector_attribution_figure(5),
+    "pe_means": F.pe_column_mean_figure,
+    "flow": F.block_flow_figure,
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_figure_renders_without_missing_glyphs_and_is_deterministic(name):
+    with raise_on_missing_glyphs(name):
+        first = figure_html(FIGURES[name](), alt=f"test {name}")
+        second = figure_html(FIGURES[name](), alt=f"test {name}")
+    assert first == second
+    assert "<svg" in first and 'aria-label="test' in first
+
+
+def test_ffn_h_figure_frames_exactly_the_firing_cells_and_names_the_detectors():
+    fig = F.ffn_h_figure(1)
+    ax = fig.axes[0]
+    frames = [p for p in ax.patches if p.get_width() == 1 and p.get_height() == 1 and not p.get_fill()]
+    assert len(frames) == int((preset_trace(1).ffn_h > analysis_ffn.FIRING_THRESHOLD).sum())
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels == list(preset.NEURON_NAMES[: F.N_USED_UNITS])
+
+
+def test_ln_figure_rows_carry_mu_and_sigma():
+    fig = F.ln1_before_after_figure(2)
+    stats = analysis_ffn.ln1_stats(preset_trace(2))
+    before = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert f"σ={stats.std_in[0]:.2f}" in before[0]
+    after = [t.get_text() for t in fig.axes[1].get_yticklabels()]
+    assert all("μ=0.00" in row and "σ=1.00" in row for row in after)  # no "−0.00"
+
+
+def test_attribution_table_has_one_row_per_firing_detector():
+    for n in (1, 2):
+        table = F.attribution_table_html(n)
+        assert table.count("<tr>") - 1 == len(analysis_ffn.detector_attributions(n))  # minus the header row
+    assert "位置" in F.attribution_table_html(2)  # 人気 h11 is position-driven in sentence 2
+
+
+def test_table_html_escapes_cells():
+    html = F.table_html(["a"], [["<b>"]])
+    assert "&lt;b&gt;" in html and "<b>" not in html
+
+
+@pytest.mark.parametrize(
+    ("stage", "index", "sentence"), [("ln1_out", (3, 0), 1), ("ffn_h", (0, 13), 3), ("ln2_out", (2, 9), 3)]
+)
+def test_derivation_html_shows_the_derived_value(stage, index, sentence):
+    trace = preset_trace(sentence)
+    der = derivations.derive(trace, stage, index, build_preset())
+    html = F.derivation_html(der, [f"T{t}" for t in range(5)])
+    assert f"= {der.value:.4f}" in html
+    assert len(re.findall(r'<div class="arithmatex">\\\[', html)) >= 3
+
+
+def test_derivation_html_rejects_other_stages():
+    der = derivations.derive_score(preset_trace(1), 0, 2, 3)
+    with pytest.raises(ValueError, match="derivation_html supports"):
+        F.derivation_html(der, ["a"] * 5)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="sentence_number"):
+        F.ffn_h_figure(0)
+    with pytest.raises(ValueError, match="which"):
+        F.ln_stats_figure("ln3")
+
+
+def test_gelu_figure_marks_the_threshold_point():
+    fig = F.gelu_relu_figure()
+    xs = [float(np.asarray(line.get_xdata())[0]) for line in fig.axes[0].lines if len(line.get_xdata()) == 1]
+    assert any(abs(x - analysis_ffn.gelu_threshold()) < 1e-12 for x in xs)
