@@ -84,9 +84,10 @@ def compile_expression(expression: str):
     return compile(tree, "<checked number>", "eval")
 
 
-def referenced_names(expression: str) -> set[str]:
+@cache
+def referenced_names(expression: str) -> frozenset[str]:
     tree = ast.parse(expression.strip(), mode="eval")
-    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    return frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
 
 
 def evaluate(expression: str, names: Mapping[str, object] | None = None) -> object:
@@ -102,7 +103,7 @@ def evaluate(expression: str, names: Mapping[str, object] | None = None) -> obje
     try:
         # Names were vetted above, so builtins are unreachable from the expression itself; they stay in
         # the globals because C code called from it (numpy's .min()) imports through __import__.
-        return eval(code, {"__builtins__": builtins}, dict(names))
+        return eval(code, {"__builtins__": builtins}, names)
     except IndexError as exc:
         raise ExpressionError(f"index out of range in {expression.strip()}: {exc}") from None
     except Exception as exc:
