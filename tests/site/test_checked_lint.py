@@ -70,6 +70,11 @@ def test_code_comments_urls_and_integers_are_not_read(text):
     assert _flagged(text) == []
 
 
+def test_a_dollar_that_opens_no_math_is_flagged():
+    assert _flagged("式 $ x = 1$ は数式にならない") == [(1, "$"), (1, "$")]
+    assert _flagged("式 $x = 1$ と \\$5") == []
+
+
 def test_malformed_tokens_are_lint_errors():
     assert _flagged("x {{ 0.5 s1.attn }}")[0][0] == 1
 

@@ -3,6 +3,7 @@
 Read: prose, tables, admonitions, tabs and math. Skipped: fenced code (with the exec fence's attribute
 line), inline code, HTML comments and tags, link targets and bare URLs, front matter, and the inside
 of ``{{ … }}`` tokens. A ``{{ 0.98 unchecked }}`` marker exempts exactly the one number it wraps.
+A ``$`` left in prose (math that arithmatex will not recognise, e.g. ``$ x$``) is flagged too.
 Not flagged: plain integers, version numbers (``1.6.1``) and section numbers after ``§`` (``§3.2``).
 """
 
@@ -32,6 +33,10 @@ UNCITED_NUMBER = re.compile(
 )
 
 
+_STRAY_DOLLAR = re.compile(r"(?<!\\)\$")
+_STRAY_DOLLAR_MESSAGE = "a $ that opens no math: arithmatex needs no space after the opening $ and before the closing $"
+
+
 @dataclass(frozen=True)
 class LintProblem:
     path: str
@@ -55,6 +60,9 @@ def lint_text(text: str, path: str) -> list[LintProblem]:
         chunk = text[region.start : region.end]
         if region.kind == "math":  # checked tokens inside math are blanked out, keeping offsets
             chunk = CHECKED_TOKEN.sub(lambda m: " " * len(m[0]) if is_candidate(m[0]) else m[0], chunk)
+        if region.kind == "text":
+            for m in _STRAY_DOLLAR.finditer(chunk):
+                problems.append(LintProblem(path, lines.line(region.start + m.start()), "$", _STRAY_DOLLAR_MESSAGE))
         for m in UNCITED_NUMBER.finditer(chunk):
             number = m[0]
             message = (
