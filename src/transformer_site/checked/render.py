@@ -48,8 +48,10 @@ def _span(number: CheckedNumber, value: int | float | None, stale: bool) -> str:
     )
 
 
-def source_line_offset(markdown: str, src_path: str | os.PathLike) -> int:
+def source_line_offset(markdown: str, src_path: str | os.PathLike | None) -> int:
     """Lines MkDocs removed above ``markdown`` (front matter), found by re-reading the source file."""
+    if src_path is None:  # a generated page has no file
+        return 0
     try:
         source = read_page(Path(src_path)).lstrip("\ufeff").replace("\r\n", "\n")
     except OSError:
@@ -65,7 +67,7 @@ def render_checked_numbers(markdown: str, src_path: str | os.PathLike, root: str
     ``src_path`` is the page's file (line numbers are those of the file, front matter included);
     messages show it relative to ``root`` (default: the working directory, where mkdocs runs).
     """
-    path = display_path(src_path, root)
+    path = display_path(src_path, root) if src_path is not None else "<generated page>"
     numbers = find_checked_numbers(markdown, path, first_line=1 + source_line_offset(markdown, src_path))
     pieces = []
     pos = 0
