@@ -96,3 +96,9 @@ def test_tex_forms_outside_math_and_bare_percent_inside():
     assert "belong inside math" in check(prose).message
     (math,) = find_checked_numbers("$x = {{ 15 % = masking.MLM_SELECT_RATE }}$", "docs/p.md")
     assert "write the percent sign as \\%" in check(math).message
+
+
+def test_token_without_a_number_literal_is_an_error_but_tex_braces_are_not_tokens():
+    (number,) = find_checked_numbers("x {{ .5 = s1.attn[0, 0, 0] }}", "docs/p.md")
+    assert check(number).message.startswith("docs/p.md:1: '.5' is not a number literal")
+    assert find_checked_numbers("$x^{{a}} + {{b}}_c$", "docs/p.md") == []

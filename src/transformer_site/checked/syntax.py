@@ -86,8 +86,9 @@ class CheckedNumber:
 
 
 def is_candidate(token: str) -> bool:
-    """``{{ … }}`` that starts like a number; ``{{a}}`` in TeX is left alone."""
-    return re.match(r"\{\{\s*[+\-−]?\d", token) is not None
+    """``{{ … }}`` that looks like a checked number or an exemption; ``{{a}}`` in TeX is left alone."""
+    body = token[2:-2].strip()
+    return re.match(r"[+\-−.\d]", body) is not None or "=" in body or body.endswith("unchecked")
 
 
 def scan(text: str) -> list[Region]:
