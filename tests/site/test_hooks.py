@@ -1,0 +1,77 @@
+"""The MkDocs hooks without a build: executed-block discovery, and fresh modules for ``mkdocs serve``."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def hooks():
+    # Loaded by path, as MkDocs does (the module is not part of a package import).
+    spec = importlib.util.spec_from_file_location("site_hooks_under_test", REPO / "src/transformer_site/hooks.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules[spec.name]
+
+
+PAGE = """\
+# 見出し
+
+```python exec="on" html="on" source="tabbed-right" tabs="ソース|結果" id="a-block"
+--8<-- "snippets/x/a.py"
+```
+
+```python
+print("not executed")
+```
+
+=== "タブ"
+
+    ```python exec="on" id='b-block'
+    --8<-- "snippets/x/b.py"
+    ```
+"""
+
+
+def test_finds_executed_blocks_with_line_id_and_snippet(hooks):
+    blocks = hooks.find_executed_blocks(PAGE, "notes/x.md")
+    assert [(b.line, b.block_id, b.snippets) for b in blocks] == [
+        (3, "a-block", ("snippets/x/a.py",)),
+        (13, "b-block", ("snippets/x/b.py",)),
+    ]
+    assert blocks[0].where("docs") == "docs/notes/x.md:3: executed block id='a-block' (snippet snippets/x/a.py)"
+
+
+def test_block_without_id_is_an_error_naming_page_and_line(hooks):
+    with pytest.raises(ValueError, match=r"notes/x\.md:3: executed block has no id"):
+        hooks.find_executed_blocks(PAGE.replace(' id="a-block"', ""), "notes/x.md")
+
+
+def test_pre_build_forgets_project_modules_so_serve_sees_edits(hooks):
+    import transformer_figures  # noqa: F401
+    import transformer_math
+
+    project = ("transformer_math", "transformer_figures", "transformer_site")
+    saved = {name: mod for name, mod in sys.modules.items() if name.split(".")[0] in project}
+    try:
+        hooks.on_pre_build(SimpleNamespace(config_file_path=str(REPO / "mkdocs.yml")))
+        left = [n for n in sys.modules if n.split(".")[0] in ("transformer_math", "transformer_figures")]
+        assert not left
+        # the next import is a fresh module object, built from the files on disk
+        import transformer_math as again
+
+        assert again is not transformer_math
+        assert again.preset_trace(1).scores.shape == (2, 5, 5)
+    finally:  # later tests keep the module objects they imported at collection time
+        for name in [n for n in sys.modules if n.split(".")[0] in project]:
+            del sys.modules[name]
+        sys.modules.update(saved)
