@@ -109,7 +109,7 @@ def positional_periods_figure() -> Figure:
     ax.bar(labels, periods, color=ACCENT[0])
     ax.set_yscale("log")
     ax.axhline(T, color=ACCENT[1], linewidth=1.5, linestyle="--")
-    ax.text(len(periods) - 0.5, T * 1.25, f"文の長さ T = {T}", color=ACCENT[1], ha="right", fontsize=9)
+    ax.text(-0.4, T * 0.62, f"文の長さ T = {T}", color=ACCENT[1], ha="left", va="top", fontsize=9)
     for x, p in enumerate(periods):
         ax.text(x, p * 1.15, f"{p:,.0f}" if p >= 10 else f"{p:.2f}", ha="center", fontsize=8)
     ax.set_ylabel("周期 (位置の数, 対数軸)")
