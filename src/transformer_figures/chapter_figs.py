@@ -24,7 +24,7 @@ def table_html(headers: list[str], rows: list[list[str]], caption: str | None = 
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return f'<table class="tf-table">{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _shape(shape: tuple[int, ...]) -> str:
@@ -50,37 +50,45 @@ def _arrow(ax, start: tuple[float, float], end: tuple[float, float], **kw) -> No
 
 def architecture_figure(cfg: TransformerConfig = TRANSFORMER_BASE) -> Figure:
     """The encoder and decoder stacks with their sublayers; sizes written from ``cfg``."""
-    fig, ax = new_figure(7.4, 5.6)
+    fig, ax = new_figure(7.4, 6.0)
     ax.set_xlim(0, 10)
-    ax.set_ylim(0, 10.4)
+    ax.set_ylim(0, 11.2)
     ax.axis("off")
-    enc, dec = ACCENT[0], ACCENT[2]
-    # encoder (left)
-    ax.add_patch(FancyBboxPatch((0.4, 3.2), 3.8, 4.0, boxstyle="round,pad=0.05", fill=False, edgecolor=enc, lw=1.4))
-    ax.text(0.5, 7.4, f"エンコーダ × N = {cfg.n_layers}", color=enc, fontsize=10, ha="left")
-    _box(ax, 0.8, 3.6, 3.0, 1.0, "Multi-Head\nSelf-Attention", enc)
-    _box(ax, 0.8, 5.7, 3.0, 1.0, f"FFN\n{cfg.d_model}→{cfg.d_ff}→{cfg.d_model}", enc)
-    _arrow(ax, (2.3, 4.6), (2.3, 5.7))
-    ax.text(3.9, 5.15, "Add & Norm", fontsize=8, ha="right", va="center")
-    _box(ax, 0.8, 1.7, 3.0, 0.9, "埋め込み × √d_model\n+ 位置エンコーディング", ACCENT[3], size=8.5)
+    enc, dec, emb = ACCENT[0], ACCENT[2], ACCENT[3]
+    ffn_text = f"FFN {cfg.d_model}→{cfg.d_ff}→{cfg.d_model}\n+ Add & Norm"
+    # encoder (left): two sublayers, each followed by Add & Norm
+    ax.add_patch(FancyBboxPatch((0.4, 3.3), 3.8, 3.9, boxstyle="round,pad=0.05", fill=False, edgecolor=enc, lw=1.4))
+    ax.text(0.45, 7.45, f"エンコーダ × N = {cfg.n_layers}", color=enc, fontsize=10, ha="left")
+    _box(ax, 0.8, 3.6, 3.0, 1.2, "Multi-Head\nSelf-Attention\n+ Add & Norm", enc, size=8.5)
+    _box(ax, 0.8, 5.7, 3.0, 1.2, ffn_text, enc, size=8.5)
+    _arrow(ax, (2.3, 4.8), (2.3, 5.7))
+    _box(ax, 0.8, 1.7, 3.0, 0.9, "埋め込み × √d_model\n+ 位置エンコーディング", emb, size=8.5)
     _arrow(ax, (2.3, 2.6), (2.3, 3.6))
     ax.text(2.3, 1.2, "入力（原文）", ha="center", fontsize=9)
-    # decoder (right)
-    ax.add_patch(FancyBboxPatch((5.6, 2.0), 4.0, 6.2, boxstyle="round,pad=0.05", fill=False, edgecolor=dec, lw=1.4))
-    ax.text(5.7, 8.4, f"デコーダ × N = {cfg.n_layers}", color=dec, fontsize=10, ha="left")
-    _box(ax, 6.1, 2.4, 3.0, 1.0, "Masked Multi-Head\nSelf-Attention", dec)
-    _box(ax, 6.1, 4.5, 3.0, 1.0, "Source-Target\nAttention", dec)
-    _box(ax, 6.1, 6.6, 3.0, 1.0, f"FFN\n{cfg.d_model}→{cfg.d_ff}→{cfg.d_model}", dec)
-    _arrow(ax, (7.6, 3.4), (7.6, 4.5))
-    _arrow(ax, (7.6, 5.5), (7.6, 6.6))
-    _box(ax, 6.1, 0.5, 3.0, 0.9, "埋め込み × √d_model\n+ 位置エンコーディング", ACCENT[3], size=8.5)
-    _arrow(ax, (7.6, 1.4), (7.6, 2.4))
-    _box(ax, 6.1, 9.0, 3.0, 0.9, "線形層（埋め込みと共有）\n→ softmax", ACCENT[1], size=8.5)
-    _arrow(ax, (7.6, 7.6), (7.6, 9.0))
-    # encoder output feeds K, V of every decoder layer's cross-attention
-    _arrow(ax, (2.3, 6.7), (6.1, 5.0), connectionstyle="arc3,rad=-0.25")
-    ax.text(4.5, 6.55, "K, V", fontsize=9, ha="center")
-    ax.text(2.3, 9.4, f"d_model = {cfg.d_model}, h = {cfg.n_heads},\nd_k = d_v = {cfg.d_k}", ha="center", fontsize=9)
+    # decoder (right): three sublayers
+    ax.add_patch(FancyBboxPatch((5.6, 2.1), 4.0, 6.3, boxstyle="round,pad=0.05", fill=False, edgecolor=dec, lw=1.4))
+    ax.text(5.65, 8.65, f"デコーダ × N = {cfg.n_layers}", color=dec, fontsize=10, ha="left")
+    _box(ax, 6.1, 2.4, 3.0, 1.2, "Masked Multi-Head\nSelf-Attention\n+ Add & Norm", dec, size=8.5)
+    _box(ax, 6.1, 4.5, 3.0, 1.2, "Source-Target\nAttention\n+ Add & Norm", dec, size=8.5)
+    _box(ax, 6.1, 6.6, 3.0, 1.2, ffn_text, dec, size=8.5)
+    _arrow(ax, (7.6, 3.6), (7.6, 4.5))
+    _arrow(ax, (7.6, 5.7), (7.6, 6.6))
+    _box(ax, 6.1, 0.6, 3.0, 0.9, "埋め込み × √d_model\n+ 位置エンコーディング", emb, size=8.5)
+    _arrow(ax, (7.6, 1.5), (7.6, 2.4))
+    _box(ax, 6.1, 9.2, 3.0, 0.9, "線形層（埋め込みと共有）\n→ softmax", ACCENT[1], size=8.5)
+    _arrow(ax, (7.6, 7.8), (7.6, 9.2))
+    ax.text(7.6, 10.5, "次の語の確率", ha="center", fontsize=9)
+    ax.text(7.6, 0.1, "出力側（ここまでの訳）", ha="center", fontsize=9)
+    # the encoder's final output becomes K and V of every decoder layer's cross-attention
+    _arrow(ax, (4.25, 6.3), (6.1, 5.1), connectionstyle="arc3,rad=-0.2")
+    ax.text(4.9, 6.75, "エンコーダの出力\n→ K, V", fontsize=8, ha="center")
+    ax.text(
+        2.3,
+        9.6,
+        f"d_model = {cfg.d_model}, h = {cfg.n_heads}\nd_k = d_v = {cfg.d_k}, d_ff = {cfg.d_ff}",
+        ha="center",
+        fontsize=9,
+    )
     return fig
 
 
@@ -156,9 +164,9 @@ def wavelength_figure(d_model: int = TRANSFORMER_BASE.d_model) -> Figure:
     lam = ops.pe_wavelengths(d_model)
     fig, ax = new_figure(6.6, 3.6)
     ax.semilogy(np.arange(len(lam)), lam, color=ACCENT[0], lw=1.8, label="波長 2π/ω_i")
-    for value, text in ((2 * np.pi, "2π"), (2 * np.pi * ops.PE_BASE, "2π·10000")):
+    for value, text, shift, va in ((2 * np.pi, "2π", 1.4, "bottom"), (2 * np.pi * ops.PE_BASE, "2π·10000", 0.7, "top")):
         ax.axhline(value, color=ACCENT[1], lw=0.9, ls="--")
-        ax.text(len(lam) * 0.02, value * 1.35, text, color=ACCENT[1], fontsize=9)
+        ax.text(len(lam) * 0.98, value * shift, text, color=ACCENT[1], fontsize=9, ha="right", va=va)
     ax.set_xlabel(f"次元の組の番号 i（d_model = {d_model}）")
     ax.set_ylabel("波長（位置の数）")
     ax.grid(True, which="major")
@@ -172,7 +180,8 @@ def offset_dot_figure(d_model: int = TRANSFORMER_BASE.d_model, k_max: int = 200)
     for idx, pos in enumerate((0, 37, 400)):
         pe = ops.positional_encoding(pos + k_max + 1, d_model)
         dots = pe[pos + ks] @ pe[pos]
-        ax.plot(ks, dots, color=ACCENT[idx], lw=[3.5, 2.0, 1.0][idx], alpha=0.8, label=f"pos = {pos}")
+        style = {"lw": (4.0, 2.0, 1.2)[idx], "ls": ("-", "--", ":")[idx], "alpha": (0.45, 1.0, 1.0)[idx]}
+        ax.plot(ks, dots, color=ACCENT[idx], label=f"pos = {pos}", **style)
     ax.set_xlabel("オフセット k")
     ax.set_ylabel("PE(pos)·PE(pos+k)")
     ax.legend()
