@@ -266,6 +266,5 @@ def verdict_table_html(sentence_number: int) -> str:
             f"×{v.weight_ratio:.1f}", "勝ち" if v.wins else f"負け (勝者 {v.winner})",
             format_number(v.other_head_weight, "{:.3f}"),
         ])  # fmt: skip
-    headers = ["関係 (クエリ → キー)", "ヘッド", "attn の重み", "次点 (重み)", "差", "次点の何倍", "判定",
-               "もう一方のヘッドでの重み"]  # fmt: skip
+    headers = ["関係", "ヘッド", "重み", "次点 (重み)", "差", "次点の何倍", "判定", "他ヘッドでの重み"]
     return table_html(headers, rows)
