@@ -119,7 +119,7 @@ def gelu_relu_figure() -> Figure:
     x_star = analysis_ffn.gelu_threshold()
     ax.axhline(analysis_ffn.FIRING_THRESHOLD, color="#888888", linewidth=0.9, linestyle=":")
     ax.plot([x_star], [analysis_ffn.FIRING_THRESHOLD], "o", color=ACCENT[2], markersize=7)
-    ax.annotate(f"GELU(x) = 0.5 となる x = {x_star:.3f}\n(これを超えると「発火」)", (x_star, 0.5), (0.9, 1.6),
+    ax.annotate(f"GELU(x) = 0.5 となる x = {x_star:.3f}\n(これを超えると「発火」)", (x_star, 0.5), (1.15, -0.1),
                 fontsize=9, arrowprops={"arrowstyle": "->", "color": "#888888"})  # fmt: skip
     x_min, y_min = analysis_ffn.gelu_minimum()
     ax.plot([x_min], [y_min], "v", color=ACCENT[3], markersize=7)
@@ -142,7 +142,7 @@ def ffn_h_figure(n: int) -> Figure:
     h = tr.ffn_h[:, :N_USED_UNITS]
     fig, ax = new_figure(9.0, 4.2)
     heatmap(ax, h, words, list(NEURON_NAMES[:N_USED_UNITS]), fmt="{:.2f}", cmap="viridis", vmin=0.0,
-            vmax=max(2.1, float(h.max())), xlabel="隠れユニット (検出器)")  # fmt: skip
+            vmax=max(2.1, float(h.max())))  # fmt: skip
     _small_text(ax, 7.5)
     _rotate(ax)
     for t, k in zip(*np.nonzero(h > analysis_ffn.FIRING_THRESHOLD), strict=True):
@@ -156,7 +156,7 @@ def detector_attribution_figure(n: int) -> Figure:
     rows = analysis_ffn.detector_attributions(n)
     if not rows:
         raise ValueError(f"no detector fires in sentence {n}")
-    fig, ax = new_figure(9.0, 4.6)
+    fig, ax = new_figure(9.0, 5.4)
     x = np.arange(len(rows))
     width = 0.26
     ax.bar(x - width, [a.tok for a in rows], width, color=TOK_COLOUR, label="W_E 由来 (意味)")
@@ -167,12 +167,12 @@ def detector_attribution_figure(n: int) -> Figure:
             markersize=8, markeredgewidth=1.6, label="W_P なしの ffn_pre")  # fmt: skip
     ax.axhline(analysis_ffn.gelu_threshold(), color=MARK_COLOUR, linestyle=":", linewidth=1.2)
     ax.axhline(0.0, color="#888888", linewidth=0.6)
-    ax.set_xticks(x, labels=[f"{a.word} {NEURON_NAMES[a.k]}" for a in rows], rotation=90, fontsize=8)
+    ax.set_xticks(x, labels=[f"{a.word} {NEURON_NAMES[a.k]}" for a in rows], rotation=90, fontsize=10)
     for label, a in zip(ax.get_xticklabels(), rows, strict=True):
         label.set_color(VERDICT_COLOUR[a.verdict])
     ax.set_ylabel("ffn_pre への寄与")
     ax.grid(True, axis="y")
-    ax.legend(ncols=3, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 1.22))
+    ax.legend(ncols=3, fontsize=9.5, loc="upper center", bbox_to_anchor=(0.5, 1.25))
     return fig
 
 
@@ -239,7 +239,8 @@ def table_html(headers: list[str], rows: list[list[str]], caption: str | None = 
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     return (
-        f'<div class="md-typeset__table"><table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+        # a bare <table>: Material's script wraps it in its scrollable container (a second wrapper breaks the scroll)
+        f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     )
 
 
@@ -273,10 +274,12 @@ def derivation_html(der: Derivation, words: list[str], decimals: int = 4) -> str
         name = "residual1" if der.stage == "ln1_out" else "residual2"
         mu, var, root = der.intermediate("mu"), der.intermediate("var"), der.intermediate("sqrt_var_eps")
         x = der.intermediate("input")
-        values = [f(term.value, 3) for term in der.terms]
-        # eight entries per line, so the sum of up to 16 non-zero entries stays within the page width
-        chunks = [" + ".join(values[i : i + 8]) for i in range(0, len(values), 8)]
-        entries = r" \\ &\quad + ".join(chunks)
+        values = [term.value for term in der.terms]
+        # a signed sum (no "+ −0.475"), eight entries per line so that 16 entries stay within the page width
+        signed = [("- " if v < 0 else "+ ") + f(abs(v), 3) for v in values]
+        signed[0] = f(values[0], 3)
+        chunks = [" ".join(signed[i : i + 8]) for i in range(0, len(signed), 8)]
+        entries = r" \\ &\quad ".join(chunks)
         lines += [
             rf"\[\begin{{aligned}}\mu_{{{t}}} &= \tfrac{{1}}{{{D_MODEL}}}\,\big({entries}\big) \\ &= {f(mu)}"
             r"\end{aligned}\]",
