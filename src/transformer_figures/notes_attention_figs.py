@@ -223,22 +223,29 @@ def y_sources_figure(sentence_number: int, t: int) -> Figure:
 
 # ---------------------------------------------------------------------------------------------- §3 extension
 def attention_relations_figure(sentence_number: int) -> Figure:
-    """attn per head, with each intended relation's cell framed (solid) and its row's winner marked (dashed)."""
+    """scores (top) and attn (bottom) per head; each intended relation's cell framed (solid), a lost row's
+    actual winner framed dashed."""
     words = _words(sentence_number)
+    keys = [w.split(" ")[1] for w in words]
     trace = preset_trace(sentence_number)
-    fig, axes = new_figure(9.0, 4.3, ncols=N_HEADS)
-    for head, ax in enumerate(axes):
-        heatmap(ax, trace.attn[head], words, [w.split(" ")[1] for w in words], fmt="{:.3f}", vmin=0.0, vmax=1.0,
-                title=f"attn  ヘッド {head}", xlabel="キー j", ylabel="クエリ i" if head == 0 else None)  # fmt: skip
-        for text in ax.texts:
-            text.set_fontsize(8)
-        for v in analysis_attention.relation_verdicts(sentence_number):
-            if v.head != head:
-                continue
-            ax.add_patch(Rectangle((v.key_pos, v.query_pos), 1, 1, fill=False, edgecolor=BOND_COLOUR, linewidth=2.6))
-            if not v.wins:
-                ax.add_patch(Rectangle((v.winner_pos, v.query_pos), 1, 1, fill=False, edgecolor=BOND_COLOUR,
-                                       linewidth=2.0, linestyle="--"))  # fmt: skip
+    fig, axes = new_figure(9.0, 8.4, nrows=2, ncols=N_HEADS)
+    limit = float(np.abs(trace.scores).max())  # one colour scale for both heads' scores
+    for head in range(N_HEADS):
+        heatmap(axes[0, head], trace.scores[head], words, keys, fmt="{:+.2f}", center=0.0, vmin=-limit, vmax=limit,
+                title=f"scores  ヘッド {head}", ylabel="クエリ i" if head == 0 else None)  # fmt: skip
+        heatmap(axes[1, head], trace.attn[head], words, keys, fmt="{:.3f}", vmin=0.0, vmax=1.0,
+                title=f"attn  ヘッド {head}", ylabel="クエリ i" if head == 0 else None)  # fmt: skip
+        for ax in axes[:, head]:
+            for text in ax.texts:
+                text.set_fontsize(8)
+            for v in analysis_attention.relation_verdicts(sentence_number):
+                if v.head != head:
+                    continue
+                ax.add_patch(Rectangle((v.key_pos, v.query_pos), 1, 1, fill=False, edgecolor=BOND_COLOUR,
+                                       linewidth=2.6))  # fmt: skip
+                if not v.wins:
+                    ax.add_patch(Rectangle((v.winner_pos, v.query_pos), 1, 1, fill=False, edgecolor=BOND_COLOUR,
+                                           linewidth=2.0, linestyle="--"))  # fmt: skip
     return fig
 
 

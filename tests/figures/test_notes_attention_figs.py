@@ -31,7 +31,8 @@ def test_attention_figure_frames_each_relation_and_a_lost_winner():
     fig = F.attention_relations_figure(3)
     frames = _frames(fig)
     verdicts = analysis_attention.relation_verdicts(3)
-    assert len(frames) == len(verdicts) + sum(not v.wins for v in verdicts)
+    # the same frames on the scores and on the attn heatmaps
+    assert len(frames) == 2 * (len(verdicts) + sum(not v.wins for v in verdicts))
     cells = {(int(r.get_y()), int(r.get_x())) for r in frames}
     assert {(v.query_pos, v.key_pos) for v in verdicts} <= cells
 
