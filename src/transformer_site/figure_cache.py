@@ -255,7 +255,8 @@ def report() -> str:
     if _current is None:
         return "figure cache: not installed"
     where = _current.cache_dir if _current.cache_dir is not None else "off"
-    return f"figure cache: {_current.renders} rendered, {_current.hits} from cache ({where})"
+    rendered = ", ".join(_current.rendered)
+    return f"figure cache: {_current.renders} rendered, {_current.hits} from cache ({where}); rendered: {rendered}"
 
 
 def rendered_ids() -> Iterable[str]:

@@ -107,6 +107,10 @@ def on_config(config):
     global _docs_dir
     _docs_dir = Path(config["docs_dir"]).name
     on_startup("build", False)  # also when hooks are loaded without on_startup (older entry points)
+    # Every date MkDocs writes (sitemap, its gzip header) is the last commit's, not today's: same bytes.
+    from transformer_site.reproducible import pin_build_date
+
+    pin_build_date(Path(config.config_file_path).parent)
     return config
 
 

@@ -1,0 +1,228 @@
+"""Build benchmark, in one run: clean build, warm build, the no-execution floor, per-page weight (gzipped),
+collector time, and the same content executed kernel-per-page by mkdocs-jupyter.
+
+    .venv/bin/python benchmarks/build_bench.py [--skip-jupyter] [--keep DIR]
+
+- clean: ``mkdocs build`` with an empty figure cache (every executed block runs);
+- warm: the same build again with that cache (nothing changed, so nothing renders);
+- floor: the same pages with execution off (``TRANSFORMER_SITE_NO_EXEC=1``: executed blocks give nothing,
+  checked numbers are still verified) — what any build costs without figures;
+- collector: ``benchmarks/collect_checked.py`` (every checked number collected and checked, in a fresh
+  interpreter, the citable namespace's eight forward passes included);
+- mkdocs-jupyter: every page with executed blocks becomes a notebook (jupytext, Markdown → ipynb; each
+  ``--8<--`` snippet becomes a code cell, the prose markdown cells) in a throwaway MkDocs project built with
+  ``mkdocs-jupyter`` (execute: true, allow_errors: false, its cache off): one kernel per page.
+
+Times are wall-clock and CPU (user + sys of the build and its children): the machine may be shared, so the
+ratios are judged on CPU time, which other processes do not inflate. Builds are ``--no-strict`` (pages may be
+in progress); the strict build is tested elsewhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+from transformer_site.hooks import find_executed_blocks  # noqa: E402
+
+TARGETS = {"clean": 2.5, "warm": 1.3}
+COLLECTOR_TARGET = 2.0
+_INCLUDE = re.compile(r"""^\s*--8<--\s+["']?([^"'\s]+)["']?\s*$""")
+
+
+@dataclass
+class Timing:
+    wall: float
+    cpu: float
+    log: str
+
+
+def timed(command: list[str], cwd: Path, env: dict[str, str]) -> Timing:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    log = result.stdout + result.stderr
+    if result.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{log[-3000:]}")
+    return Timing(wall, cpu, log)
+
+
+def base_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(REPO / "src"))
+    env.pop("TRANSFORMER_SITE_NO_EXEC", None)
+    env.update(extra)
+    return env
+
+
+def mkdocs_build(site: Path, **extra: str) -> Timing:
+    command = [sys.executable, "-m", "mkdocs", "build", "--no-strict", "-d", str(site)]
+    return timed(command, REPO, base_env(**extra))
+
+
+def cache_report(log: str) -> str:
+    found = re.search(r"figure cache: (\d+) rendered, (\d+) from cache", log)
+    return f"{found[1]} rendered, {found[2]} cached" if found else "no cache report"
+
+
+def page_weights(site: Path) -> list[tuple[str, int, int, int]]:
+    """(page, bytes, gzipped bytes, inline SVG figures) for every HTML page but 404."""
+    rows = []
+    for page in sorted(site.rglob("*.html")):
+        name = page.relative_to(site).as_posix()
+        if name == "404.html" or name.startswith("assets/"):
+            continue
+        data = page.read_bytes()
+        rows.append((name, len(data), len(gzip.compress(data, 9, mtime=0)), data.count(b"<svg")))
+    return rows
+
+
+def collector_time() -> tuple[float, str]:
+    result = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "collect_checked.py")],
+        cwd=REPO, env=base_env(), capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    total = re.search(r"total:\s+([\d.]+) s", result.stdout)
+    summary = result.stdout.splitlines()[0] if result.stdout else ""
+    return (float(total[1]) if total else float("nan")), summary
+
+
+# ------------------------------------------------------------------------------------------- mkdocs-jupyter
+
+
+def page_as_notebook_markdown(page: Path) -> str | None:
+    """The page with each executed fence replaced by a plain python fence holding the snippet's code."""
+    text = page.read_text(encoding="utf-8")
+    if not find_executed_blocks(text, page.name):
+        return None
+    out, lines, i = [], text.split("\n"), 0
+    while i < len(lines):
+        line = lines[i]
+        if re.match(r"^\s*(`{3,}|~{3,})\s*python\b.*\bexec=", line):
+            fence = re.match(r"^\s*(`{3,}|~{3,})", line)[1]
+            body = []
+            i += 1
+            while i < len(lines) and not lines[i].strip().startswith(fence):
+                include = _INCLUDE.match(lines[i])
+                body.append((REPO / include[1]).read_text(encoding="utf-8") if include else lines[i].strip())
+                i += 1
+            out += ["", "```python", "\n".join(body).rstrip("\n"), "```", ""]
+        else:
+            out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def jupyter_build(work: Path) -> tuple[Timing, int, int, list[tuple[str, int, int, int]]]:
+    import jupytext
+    import yaml
+
+    docs = work / "docs"
+    nav, cells = [], 0
+    for page in sorted((REPO / "docs").rglob("*.md")):
+        markdown = page_as_notebook_markdown(page)
+        if markdown is None:
+            continue
+        notebook = jupytext.reads(markdown, fmt="md")
+        # Same working directory as the MkDocs build (snippets may read docs/ relative to the project).
+        notebook.cells.insert(0, jupytext.reads(f"import os\nos.chdir({str(REPO)!r})\n", fmt="py:percent").cells[0])
+        cells += sum(cell.cell_type == "code" for cell in notebook.cells)
+        target = docs / page.relative_to(REPO / "docs").with_suffix(".ipynb")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        jupytext.write(notebook, target, fmt="ipynb")
+        nav.append(target.relative_to(docs).as_posix())
+    (docs / "index.md").write_text("# index\n", encoding="utf-8")
+    config = {
+        "site_name": "bench",
+        "theme": {"name": "material", "language": "ja", "font": False},
+        "nav": ["index.md", *nav],
+        "plugins": [
+            {"mkdocs-jupyter": {"execute": True, "allow_errors": False, "cache": False, "include": ["*.ipynb"]}}
+        ],
+    }
+    (work / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    command = [sys.executable, "-m", "mkdocs", "build", "--no-strict", "-d", str(work / "site")]
+    timing = timed(command, work, base_env())
+    return timing, len(nav), cells, page_weights(work / "site")
+
+
+# ------------------------------------------------------------------------------------------------------ main
+
+
+def kb(n: int) -> str:
+    return f"{n / 1024:.1f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--skip-jupyter", action="store_true", help="leave out the mkdocs-jupyter comparison")
+    parser.add_argument("--keep", type=Path, help="build into this directory and keep it (default: a temp dir)")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="build-bench-")) if args.keep is None else args.keep
+    work.mkdir(parents=True, exist_ok=True)
+    cache = work / "figure-cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    try:
+        clean = mkdocs_build(work / "site-clean", TRANSFORMER_FIGURE_CACHE=str(cache))
+        warm = mkdocs_build(work / "site-warm", TRANSFORMER_FIGURE_CACHE=str(cache))
+        floor = mkdocs_build(work / "site-floor", TRANSFORMER_FIGURE_CACHE="off", TRANSFORMER_SITE_NO_EXEC="1")
+        collector, collector_summary = collector_time()
+        jupyter = None
+        if not args.skip_jupyter:
+            jupyter = jupyter_build(work / "jupyter")
+
+        print("| build | wall s | CPU s | CPU × floor | target | figure cache |")
+        print("|---|---:|---:|---:|---|---|")
+        for name, t in (("clean", clean), ("warm", warm), ("floor (no execution)", floor)):
+            ratio = t.cpu / floor.cpu
+            target = TARGETS.get(name)
+            verdict = f"≤ {target} {'ok' if ratio <= target else 'MISSED'}" if target else ""
+            print(f"| {name} | {t.wall:.1f} | {t.cpu:.1f} | {ratio:.2f} | {verdict} | {cache_report(t.log)} |")
+        if jupyter:
+            t, pages, cells, _ = jupyter
+            print(
+                f"| mkdocs-jupyter, kernel per page ({pages} notebooks, {cells} code cells) | {t.wall:.1f} | "
+                f"{t.cpu:.1f} | {t.cpu / floor.cpu:.2f} | | its cache off |"
+            )
+        ok = collector <= COLLECTOR_TARGET
+        verdict = "ok" if ok else "MISSED"
+        print(f"\ncollector: {collector:.2f} s (target ≤ {COLLECTOR_TARGET} s {verdict}); {collector_summary}")
+
+        weights = page_weights(work / "site-warm")
+        print("\n| page | HTML KB | gzipped KB | figures |")
+        print("|---|---:|---:|---:|")
+        for name, raw, packed, figures in weights:
+            print(f"| {name} | {kb(raw)} | {kb(packed)} | {figures} |")
+        total_raw, total_gz = sum(w[1] for w in weights), sum(w[2] for w in weights)
+        print(f"| all {len(weights)} pages | {kb(total_raw)} | {kb(total_gz)} | {sum(w[3] for w in weights)} |")
+        if jupyter:
+            jw = [w for w in jupyter[3] if w[0] != "index.html"]
+            if jw:
+                print(
+                    f"| mkdocs-jupyter: {len(jw)} pages | {kb(sum(w[1] for w in jw))} | {kb(sum(w[2] for w in jw))} | "
+                    f"(median gzipped page {kb(sorted(w[2] for w in jw)[len(jw) // 2])} KB) |"
+                )
+        missed = [n for n, t in (("clean", clean), ("warm", warm)) if t.cpu / floor.cpu > TARGETS[n]]
+        return 1 if missed or not ok else 0
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

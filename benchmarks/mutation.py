@@ -1,0 +1,314 @@
+"""Mutation score: do the checks catch what they claim to catch?
+
+(a) Doc values, in-process: for every checked number in docs/**/*.md, change the last digit of its literal
+    (9 → 8, any other d → d+1) in the page text, collect that page again with the collector's own functions
+    (find_checked_numbers, check, number_ids) and require that exactly that ``page.md:line`` fails.
+(b) src mutants: each mutation is applied to a temporary copy of the project (src, tests, docs, snippets,
+    mkdocs.yml, pyproject.toml); ``pytest -x tests/math tests/docs`` runs there with PYTHONPATH on the copy's
+    src, and must fail. The one equivalent mutant (softmax without the max-subtraction) must pass the same
+    suite AND change no value: every checked number's live value formats the same, and every intermediate of
+    the eight sentences' traces is compared with the original (largest difference printed).
+
+Usage: ``.venv/bin/python benchmarks/mutation.py [--part a|b] [--jobs 2] [--only NAME]``. Prints a score per
+part and in total; exits 1 unless every mutant is killed and the equivalent mutant survives unchanged.
+"""
+
+# ruff: noqa: E501  (the mutant table reads best one mutant per line)
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+COPIED = ("src", "tests", "docs", "snippets", "mkdocs.yml", "pyproject.toml")
+SUITE = ("tests/math", "tests/docs")
+
+
+# ---------------------------------------------------------------------------------------------- (a) doc values
+
+
+def mutate_last_digit(literal: str) -> tuple[str, int]:
+    """The literal with its last digit changed, and that digit's index in the literal."""
+    index = max(i for i, ch in enumerate(literal) if ch.isdigit())
+    digit = int(literal[index])
+    new = "8" if digit == 9 else str(digit + 1)
+    return literal[:index] + new + literal[index + 1 :], index
+
+
+def doc_value_mutants(docs: Path = REPO / "docs") -> tuple[int, int, list[str]]:
+    """(killed, total, problems) over every checked number of every page."""
+    sys.path.insert(0, str(REPO / "src"))
+    from transformer_site.checked import check, find_checked_numbers, number_ids, verify
+    from transformer_site.checked.verify import display_path, markdown_files, read_page
+
+    # Expressions are pure over a read-only namespace, so each is evaluated once (speed only: check() still
+    # formats and compares every number of the mutated page).
+    verify.evaluate = cache(verify.evaluate)
+    killed, total, problems = 0, 0, []
+    for page in markdown_files([docs]):
+        text, where = read_page(page), display_path(page, REPO)
+        numbers = find_checked_numbers(text, where)
+        ids = number_ids(numbers)
+        baseline = [check(n) for n in numbers]
+        if not all(o.ok for o in baseline):
+            problems.append(f"{where}: not clean before mutation: {[o.message for o in baseline if not o.ok][:3]}")
+            continue
+        for number, number_id in zip(numbers, ids, strict=True):
+            if number.expression is None:
+                continue  # an exemption ({{ 0.98 unchecked }}) checks nothing by design
+            total += 1
+            new_literal, index = mutate_last_digit(number.literal)
+            at = number.literal_start + index
+            mutated = text[:at] + new_literal[index] + text[at + 1 :]
+            again = find_checked_numbers(mutated, where)
+            failing = [i for n, i in zip(again, number_ids(again), strict=True) if not check(n).ok]
+            if failing == [number_id]:
+                killed += 1
+            else:
+                problems.append(f"{number_id}: {number.literal} → {new_literal}: failing {failing or 'nothing'}")
+    return killed, total, problems
+
+
+# ---------------------------------------------------------------------------------------------- (b) src mutants
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    path: str
+    edits: tuple[tuple[str, str], ...]  # (old, new): old must occur exactly once
+    equivalent: bool = False
+
+
+OPS = "src/transformer_math/ops.py"
+# fmt: off
+MUTANTS = (
+    # The six the issue names.
+    Mutant("no √d_k scaling", OPS, (("scores = scores / np.sqrt(q.shape[-1])", "scores = scores"),)),
+    Mutant("ε 1e-5 → 1e-3", OPS, (("LAYER_NORM_EPS = 1e-5", "LAYER_NORM_EPS = 1e-3"),)),
+    Mutant(
+        "unbiased variance",
+        OPS,
+        (("var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)", "var = ((x - mu) ** 2).sum(axis=-1, keepdims=True) / (x.shape[-1] - 1)"),),
+    ),
+    Mutant("GELU 0.044715 → 0.05", OPS, (("GELU_CUBIC_COEFF = 0.044715", "GELU_CUBIC_COEFF = 0.05"),)),
+    Mutant("PE exponent 2i/d → i/d", OPS, (("base ** (-2.0 * i / d_model)", "base ** (-1.0 * i / d_model)"),)),
+    Mutant(
+        "swap W_Q and W_K",
+        "src/transformer_math/block.py",
+        (("Q = ops.split_heads(X @ weights.W_Q, h)", "Q = ops.split_heads(X @ weights.W_K, h)"),
+         ("K = ops.split_heads(X @ weights.W_K, h)", "K = ops.split_heads(X @ weights.W_Q, h)")),
+    ),
+    # One more per ops function.
+    Mutant("softmax: normalise over all axes", OPS, (("e / np.sum(e, axis=axis, keepdims=True)", "e / np.sum(e)"),)),
+    Mutant("layer_norm: ε outside the root", OPS, (("np.sqrt(var + eps)", "(np.sqrt(var) + eps)"),)),
+    Mutant("gelu: √(2/π) → 2/π", OPS, (("np.sqrt(2.0 / np.pi) * (x", "(2.0 / np.pi) * (x"),)),
+    Mutant(
+        "relu: leaky (0.01·x below 0)",
+        OPS,
+        (("return np.maximum(np.asarray(x, dtype=np.float64), 0.0)", "x = np.asarray(x, dtype=np.float64)\n    return np.maximum(x, 0.01 * x)"),),
+    ),
+    Mutant(
+        "positional_encoding: sin and cos swapped",
+        OPS,
+        (("pe[:, 0::2] = np.sin(angles)", "pe[:, 0::2] = np.cos(angles)"),
+         ("pe[:, 1::2] = np.cos(angles)", "pe[:, 1::2] = np.sin(angles)")),
+    ),
+    Mutant("pe_wavelengths: π/ω instead of 2π/ω", OPS, (("return 2.0 * np.pi / pe_angular", "return np.pi / pe_angular"),)),
+    Mutant("pe_rotation: transposed", OPS, (("np.array([[c, s], [-s, c]])", "np.array([[c, -s], [s, c]])"),)),
+    Mutant("causal_mask: one future position visible", OPS, (("dtype=bool), k=1)", "dtype=bool), k=2)"),)),
+    Mutant("padding_mask: masks queries, not keys", OPS, (("np.where(valid, 0.0, -np.inf)[None, :]", "np.where(valid, 0.0, -np.inf)[:, None]"),)),
+    Mutant("scaled_dot_product_attention: mask ignored", OPS, (("masked = scores if mask is None else scores + mask", "masked = scores"),)),
+    Mutant("split_heads: interleaved columns", OPS, (("return x.reshape(T, h, width // h)", "return x.reshape(T, width // h, h).swapaxes(1, 2)"),)),
+    Mutant("concat_heads: transposed", OPS, (("return x.reshape(T, h * d_k)", "return x.transpose(0, 2, 1).reshape(T, h * d_k)"),)),
+    Mutant("multi_head_attention: V from the query side", OPS, (("v = split_heads(x_kv @ W_V, h)", "v = split_heads(x_q @ W_V, h)"),)),
+    Mutant("ffn: bias b1 subtracted", OPS, (("pre = x @ W1 + b1", "pre = x @ W1 - b1"),)),
+    Mutant("post_ln: residual added after the norm", OPS, (("return norm(x + sublayer(x))", "return x + norm(sublayer(x))"),)),
+    Mutant("pre_ln: residual path normalised", OPS, (("return x + sublayer(norm(x))", "return norm(x) + sublayer(norm(x))"),)),
+    # Must survive: the max cancels in e^(z−m) / Σ e^(z−m).
+    Mutant("softmax: no max-subtraction", OPS, (("shifted = z - np.max(z, axis=axis, keepdims=True)", "shifted = z"),), equivalent=True),
+)
+# fmt: on
+
+
+def make_copy(destination: Path, mutant: Mutant | None = None) -> Path:
+    for name in COPIED:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy2(source, destination / name)
+    if mutant is not None:
+        path = destination / mutant.path
+        text = path.read_text(encoding="utf-8")
+        for old, new in mutant.edits:
+            if text.count(old) != 1:
+                raise SystemExit(f"mutant {mutant.name!r}: {old!r} occurs {text.count(old)} times in {mutant.path}")
+            text = text.replace(old, new)
+        path.write_text(text, encoding="utf-8")
+    return destination
+
+
+def copy_env(copy: Path) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(copy / "src"), PYTHONDONTWRITEBYTECODE="1", CHECKED_NUMBERS_ROOT=str(copy))
+
+
+def run_suite(copy: Path, fail_fast: bool) -> tuple[bool, list[str], str]:
+    """(passed, failing test ids, a one-line summary)."""
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header", "-rf", *SUITE]
+    if fail_fast:
+        command.insert(4, "-x")
+    result = subprocess.run(command, cwd=copy, env=copy_env(copy), capture_output=True, text=True, timeout=900)
+    lines = [line for line in result.stdout.splitlines() if line.strip()]
+    failed = [line.split()[1] for line in lines if line.startswith(("FAILED", "ERROR")) and len(line.split()) > 1]
+    summary = next((line for line in lines if line.startswith(("FAILED", "ERROR"))), lines[-1] if lines else "")
+    return result.returncode == 0, failed, summary or result.stderr[-300:]
+
+
+DUMP = """
+import json, sys
+import numpy as np
+import transformer_math
+from dataclasses import fields
+from transformer_site.checked import check, collect
+from transformer_math import preset_trace, SENTENCES
+assert transformer_math.__file__.startswith(sys.argv[1]), transformer_math.__file__
+values = {}
+for i, n in enumerate(collect([sys.argv[1] + "/docs"])):
+    outcome = check(n)
+    values[f"{n.location}#{i}"] = [outcome.live, outcome.value]
+arrays = {}
+for s in range(1, len(SENTENCES) + 1):
+    trace = preset_trace(s)
+    for f in fields(trace):
+        a = getattr(trace, f.name)
+        if isinstance(a, np.ndarray) and a.dtype.kind == "f":
+            arrays[f"s{s}.{f.name}"] = a.tolist()
+json.dump({"values": values, "arrays": arrays}, sys.stdout)
+"""
+
+
+def dump_values(copy: Path) -> dict:
+    result = subprocess.run(
+        [sys.executable, "-c", DUMP, str(copy)], cwd=copy, env=copy_env(copy), capture_output=True, text=True, check=True
+    )  # fmt: skip
+    return json.loads(result.stdout)
+
+
+ROUND_OFF = 1e-12  # a value this small is a floating-point residue (a mean that is "0"), not a result
+
+
+def compare_values(original: dict, mutant: dict) -> tuple[list[str], list[str], float, int]:
+    """(checked numbers shown differently, of those the round-off residues, largest |Δ| of a trace cell, cells)."""
+    import numpy as np
+
+    changed, residues = [], []
+    for key, (shown, value) in original["values"].items():
+        if shown != mutant["values"][key][0]:
+            (residues if abs(value or 0.0) < ROUND_OFF else changed).append(
+                f"{key.rsplit('#', 1)[0]} {shown} → {mutant['values'][key][0]}"
+            )
+    largest, cells = 0.0, 0
+    for name, array in original["arrays"].items():
+        a, b = np.asarray(array), np.asarray(mutant["arrays"][name])
+        cells += a.size
+        if a.shape != b.shape or not np.array_equal(np.isfinite(a), np.isfinite(b)):
+            return changed, residues, float("inf"), cells
+        finite = np.isfinite(a)
+        if not np.array_equal(a[~finite], b[~finite]):
+            return changed, residues, float("inf"), cells
+        if finite.any():
+            largest = max(largest, float(np.max(np.abs(a[finite] - b[finite]))))
+    return changed, residues, largest, cells
+
+
+def src_mutant(mutant: Mutant, scratch: Path, original_values: dict | None) -> tuple[bool, str]:
+    copy = make_copy(Path(tempfile.mkdtemp(dir=scratch)), mutant)
+    start = time.perf_counter()
+    passed, failed, summary = run_suite(copy, fail_fast=not mutant.equivalent)
+    took = time.perf_counter() - start
+    if not mutant.equivalent:
+        return not passed, f"{'killed' if not passed else 'SURVIVED'} in {took:.0f} s — {summary}"
+    # Equivalent on values: the only tests allowed to notice are those about overflow, the one thing the
+    # max-subtraction is for; no checked number changes beyond round-off residues; trace cells agree to 1e-12.
+    changed, residues, largest, cells = compare_values(original_values, dump_values(copy))
+    unexpected = [test for test in failed if "overflow" not in test]
+    ok = not unexpected and not changed and largest <= ROUND_OFF
+    lines = [
+        f"{'equivalent on every value' if ok else 'NOT EQUIVALENT'} ({took:.0f} s): "
+        f"largest |Δ| over {cells} trace cells of the 8 sentences = {largest:.1e}; "
+        f"{len(changed)} checked numbers changed",
+        f"suite: {'passes' if passed else 'fails only on ' + ', '.join(failed) if not unexpected else 'fails: ' + ', '.join(unexpected)}"
+        + (" (it feeds e^1000: the max-subtraction exists for that)" if failed and not unexpected else ""),
+    ]
+    lines += [f"changed: {c}" for c in changed]
+    lines += [f"round-off residue quoted as a literal (shown differently): {r}" for r in residues]
+    return ok, "\n        ".join(lines)
+
+
+def src_mutants(jobs: int, only: str | None) -> tuple[int, int, bool]:
+    chosen = [m for m in MUTANTS if only is None or only.lower() in m.name.lower()]
+    chosen.sort(key=lambda m: not m.equivalent)  # the one full suite run starts first
+    killed = total = 0
+    equivalent_ok = True
+    with tempfile.TemporaryDirectory(prefix="mutation-") as tmp:
+        scratch = Path(tmp)
+        original_values = None
+        if any(m.equivalent for m in chosen):
+            original_values = dump_values(make_copy(Path(tempfile.mkdtemp(dir=scratch))))
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(src_mutant, m, scratch, original_values): m for m in chosen}
+            for future in as_completed(futures):
+                mutant, (ok, detail) = futures[future], future.result()
+                print(f"  [{'ok' if ok else '!!'}] {mutant.name}: {detail}", flush=True)
+                if mutant.equivalent:
+                    equivalent_ok = equivalent_ok and ok
+                else:
+                    total += 1
+                    killed += ok
+    return killed, total, equivalent_ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--part", choices=["a", "b"], help="only (a) doc values or (b) src mutants")
+    parser.add_argument("--jobs", type=int, default=2, help="src mutants run in parallel (default 2)")
+    parser.add_argument("--only", help="only src mutants whose name contains this")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    killed = total = 0
+    equivalent_ok = True
+    if args.part in (None, "a") and not args.only:
+        t = time.perf_counter()
+        a_killed, a_total, problems = doc_value_mutants()
+        for problem in problems[:20]:
+            print(f"  !! {problem}")
+        print(f"(a) checked numbers: {a_killed}/{a_total} last-digit mutants fail at exactly their page.md:line "
+              f"({time.perf_counter() - t:.1f} s)")  # fmt: skip
+        killed, total = killed + a_killed, total + a_total + (len(problems) if not a_total else 0)
+        total += len([p for p in problems if "not clean" in p])
+    if args.part in (None, "b"):
+        t = time.perf_counter()
+        print(f"(b) src mutants ({', '.join(SUITE)}, pytest -x):")
+        b_killed, b_total, equivalent_ok = src_mutants(args.jobs, args.only)
+        print(f"(b) src mutants: {b_killed}/{b_total} killed; equivalent mutant "
+              f"{'survives with no value changed' if equivalent_ok else 'NOT as expected'} "
+              f"({time.perf_counter() - t:.0f} s)")  # fmt: skip
+        killed, total = killed + b_killed, total + b_total
+    score = 100.0 * killed / total if total else 0.0
+    print(f"mutation score: {killed}/{total} = {score:.1f} %  (total {time.perf_counter() - start:.0f} s)")
+    return 0 if killed == total and total and equivalent_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
