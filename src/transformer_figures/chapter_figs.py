@@ -157,6 +157,20 @@ def head_cost_table() -> str:
     )
 
 
+def cross_heads_figure() -> Figure:
+    """The n × m weights of every head in the cross-attention example: h separate distributions."""
+    attn = experiments.CROSS.attn  # (h, n, m)
+    h, n, m = attn.shape
+    cols = 4
+    fig, axes = new_figure(9.6, 3.4, nrows=(h + cols - 1) // cols, ncols=cols)
+    rows = [f"dec{i}" for i in range(n)]
+    keys = [f"enc{j}" for j in range(m)]
+    for head, ax in enumerate(axes.flat):
+        heatmap(ax, attn[head], rows, keys, vmin=0.0, vmax=1.0, title=f"ヘッド {head}", annotation_size=7.5)
+        ax.tick_params(labelsize=8)
+    return fig
+
+
 # ------------------------------------------------------------------------------------------- positional encoding
 
 

@@ -180,6 +180,7 @@ class AttentionRun:
     shapes: dict[str, tuple[int, ...]]
     macs: dict[str, int]  # multiply-adds per product, counted from the operand shapes
     softmax_entries: int  # number of scores that go through exp
+    attn: np.ndarray  # (h, n, m) the attention weights of every head
 
     @property
     def total_macs(self) -> int:
@@ -228,7 +229,7 @@ def run_attention(n: int, m: int, d_model: int, h: int, seed: int = SEED) -> Att
         "X_dec": X_dec.shape, "X_enc": X_enc.shape, "Q": Q.shape, "K": K.shape, "V": V.shape,
         "scores": scores.shape, "heads": heads.shape, "concat": concat.shape, "out": out.shape,
     }  # fmt: skip
-    return AttentionRun(shapes=shapes, macs=macs, softmax_entries=int(scores.size))
+    return AttentionRun(shapes=shapes, macs=macs, softmax_entries=int(scores.size), attn=attn)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ FIGURES = {
     "architecture": (chapter_figs.architecture_figure, "エンコーダ"),
     "mask": (chapter_figs.mask_placement_figure, "softmax の前にマスク"),
     "padding": (chapter_figs.padding_figure, "パディングマスクあり"),
+    "cross_heads": (chapter_figs.cross_heads_figure, "ヘッド 7"),
     "wavelength": (chapter_figs.wavelength_figure, "次元の組の番号"),
     "offset": (chapter_figs.offset_dot_figure, "オフセット"),
     "activations": (chapter_figs.relu_gelu_figure, "傾き"),
