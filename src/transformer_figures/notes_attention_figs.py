@@ -259,7 +259,9 @@ def table_html(headers: list[str], rows: list[list[str]], caption: str | None = 
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     return (
-        f'<div class="md-typeset__table"><table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+        # the same wrappers Material puts around a Markdown table: a wide table scrolls instead of overflowing
+        '<div class="md-typeset__scrollwrap"><div class="md-typeset__table">'
+        f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div></div>"
     )
 
 
