@@ -165,14 +165,15 @@ def detector_attribution_figure(n: int) -> Figure:
     ax.plot(x, [a.ffn_pre for a in rows], "D", color=MARK_COLOUR, markersize=6, label="ffn_pre (合計)")
     ax.plot(x, [a.pre_without_position for a in rows], "o", markerfacecolor="none", markeredgecolor=MARK_COLOUR,
             markersize=8, markeredgewidth=1.6, label="W_P なしの ffn_pre")  # fmt: skip
-    ax.axhline(analysis_ffn.gelu_threshold(), color=MARK_COLOUR, linestyle=":", linewidth=1.2)
+    ax.axhline(analysis_ffn.gelu_threshold(), color=MARK_COLOUR, linestyle=":", linewidth=1.2,
+               label="発火のしきい値")  # fmt: skip
     ax.axhline(0.0, color="#888888", linewidth=0.6)
     ax.set_xticks(x, labels=[f"{a.word} {NEURON_NAMES[a.k]}" for a in rows], rotation=90, fontsize=10)
     for label, a in zip(ax.get_xticklabels(), rows, strict=True):
         label.set_color(VERDICT_COLOUR[a.verdict])
     ax.set_ylabel("ffn_pre への寄与")
     ax.grid(True, axis="y")
-    ax.legend(ncols=3, fontsize=9.5, loc="upper center", bbox_to_anchor=(0.5, 1.25))
+    fig.legend(ncols=3, fontsize=9.5, loc="outside upper center")  # outside the axes, inside the layout
     return fig
 
 
