@@ -49,19 +49,26 @@ def noam_schedule(d_model: int = schedules.D_MODEL, warmup: int = schedules.WARM
 
 
 def label_smoothing_target(label: int, vocab: list[str], epsilon: float = schedules.LABEL_SMOOTHING) -> Figure:
-    """One-hot target against the smoothed target over a small vocabulary (bars side by side)."""
+    """One-hot target against the smoothed target over a small vocabulary: full scale on top, and below the
+    same bars with the vertical axis zoomed so that the ε/K given to every other word is visible."""
     k = len(vocab)
     onehot = schedules.label_smoothing_target(label, k, 0.0)
     smooth = schedules.label_smoothing_target(label, k, epsilon)
     x = np.arange(k)
-    fig, ax = new_figure(7.2, 3.2)
-    ax.bar(x - 0.2, onehot, width=0.4, color=ACCENT[0], label="one-hot（ε = 0）")
-    ax.bar(x + 0.2, smooth, width=0.4, color=ACCENT[1], label=f"平滑化（ε = {epsilon:g}）")
-    ax.set_xticks(x, vocab, fontsize=9)
-    ax.set_ylabel("目標の確率")
-    ax.set_ylim(0, 1.12)
-    ax.grid(True, axis="y")
-    ax.legend(loc="upper right", fontsize=9)
+    fig, (top, zoom) = new_figure(7.2, 4.6, nrows=2, sharex=True, height_ratios=(2, 1))
+    for ax in (top, zoom):
+        ax.bar(x - 0.2, onehot, width=0.4, color=ACCENT[0], label="one-hot（ε = 0）")
+        ax.bar(x + 0.2, smooth, width=0.4, color=ACCENT[1], label=f"平滑化（ε = {epsilon:g}）")
+        ax.grid(True, axis="y")
+    top.set_ylim(0, 1.12)
+    top.set_ylabel("目標の確率")
+    top.legend(loc="upper right", fontsize=9)
+    other = float(smooth[(label + 1) % k])
+    zoom.set_ylim(0, 2.5 * other)
+    zoom.set_ylabel("縦軸を拡大")
+    zoom.axhline(other, color=INK, lw=0.8, ls="--")
+    zoom.text(k - 0.5, other * 1.12, f"ε/K = {other:.5f}", ha="right", va="bottom", fontsize=9)
+    zoom.set_xticks(x, vocab, fontsize=9, rotation=45)
     return fig
 
 
