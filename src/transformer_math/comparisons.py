@@ -13,6 +13,8 @@ window found by propagating reachability layer by layer (an independent route to
 from __future__ import annotations
 
 import math
+from functools import cache
+from types import MappingProxyType
 
 import numpy as np
 
@@ -123,10 +125,16 @@ def dropout(x: np.ndarray, p: float, rng: np.random.Generator | int) -> np.ndarr
     return np.where(keep, np.asarray(x, dtype=np.float64) / (1.0 - p), 0.0)
 
 
-def dropout_demo(p: float, shape: tuple[int, int] = (512, 512), seed: int = DROPOUT_SEED) -> dict[str, float]:
-    """Dropout on an all-ones array: the share of zeros and the mean afterwards (expected p and 1)."""
+@cache
+def dropout_demo(p: float, shape: tuple[int, int] = (512, 512), seed: int = DROPOUT_SEED) -> MappingProxyType:
+    """Dropout on an all-ones array: the share of zeros and the mean afterwards (expected p and 1).
+
+    Cached (pages quote it several times) and returned read-only, so no caller can change what another reads.
+    """
     out = dropout(np.ones(shape), p, seed)
-    return {"zero_fraction": float(np.mean(out == 0.0)), "mean": float(out.mean()), "size": int(out.size)}
+    return MappingProxyType(
+        {"zero_fraction": float(np.mean(out == 0.0)), "mean": float(out.mean()), "size": int(out.size)}
+    )
 
 
 # --- BERT's masked LM, simulated --------------------------------------------------------------------------
@@ -146,13 +154,28 @@ def mlm_corpus(repeats: int = MLM_REPEATS) -> np.ndarray:
     return np.tile(one_pass, repeats)
 
 
+@cache
 def mlm_simulation(repeats: int = MLM_REPEATS, seed: int = MLM_SEED):
-    """BERT's 15 % / 80-10-10 corruption on :func:`mlm_corpus`; [MASK] is one extra id after the vocabulary."""
+    """BERT's 15 % / 80-10-10 corruption on :func:`mlm_corpus`; [MASK] is one extra id after the vocabulary.
+
+    Cached, with read-only arrays: a page quotes several counts of the same simulation.
+    """
     from .masking import mlm_mask
     from .preset import VOCAB
 
     mask_id = len(VOCAB)
-    return mlm_mask(mlm_corpus(repeats), mask_id=mask_id, vocab_size=len(VOCAB) + 1, rng=seed)
+    result = mlm_mask(mlm_corpus(repeats), mask_id=mask_id, vocab_size=len(VOCAB) + 1, rng=seed)
+    for array in (result.input_ids, result.labels, result.action):
+        array.setflags(write=False)
+    return result
+
+
+@cache
+def scaling_stats(d_k: int):
+    """:func:`experiments.scaling_stats` with its defaults, cached: the review page quotes four of its fields."""
+    from .experiments import scaling_stats as measure
+
+    return measure(d_k)
 
 
 # --- the scale notes: where the attention core overtakes the rest of the block -----------------------------

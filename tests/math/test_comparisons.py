@@ -134,3 +134,17 @@ def test_core_overtakes_at_the_algebraic_points(d_model, d_ff):
     assert comparisons.first_n_where_core_exceeds(d_model, d_ff, "ffn") == d_ff
     with pytest.raises(ValueError, match="other must be"):
         comparisons.first_n_where_core_exceeds(d_model, d_ff, "softmax")
+
+
+def test_cached_results_are_read_only():
+    result = comparisons.mlm_simulation()
+    with pytest.raises(ValueError, match="read-only"):
+        result.input_ids[0] = 0
+    with pytest.raises(TypeError):
+        comparisons.dropout_demo(0.1)["mean"] = 2.0
+
+
+def test_scaling_stats_is_experiments_measurement():
+    from transformer_math import experiments
+
+    assert comparisons.scaling_stats(64) == experiments.scaling_stats(64)
