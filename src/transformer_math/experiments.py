@@ -482,6 +482,7 @@ class LNComparison:
 
     activation_rms: RMS of the residual stream after block l (seed 0).
     relative_update: ‖x_l − x_(l−1)‖ / ‖x_(l−1)‖, how much block l changes the stream (seed 0).
+    update_rms: RMS of x_l − x_(l−1), the size of what block l adds (seed 0).
     grad_norm: ‖∂loss/∂W2_l‖_F divided by its mean over the blocks, averaged over the seeds, so only the
     profile across depth is compared (the two wirings have different overall scales).
     grad_spread: the standard deviation of that normalised profile over the seeds.
@@ -491,6 +492,7 @@ class LNComparison:
     n_seeds: int
     activation_rms: dict[str, np.ndarray]
     relative_update: dict[str, np.ndarray]
+    update_rms: dict[str, np.ndarray]
     grad_norm: dict[str, np.ndarray]
     grad_spread: dict[str, np.ndarray]
 
@@ -506,6 +508,7 @@ def compare_ln_placement(
     """Same random weights, same input, same read-out per seed; only the place of the LayerNorm differs."""
     rms: dict[str, np.ndarray] = {}
     update: dict[str, np.ndarray] = {}
+    update_rms: dict[str, np.ndarray] = {}
     profiles: dict[str, list[np.ndarray]] = {w: [] for w in WIRINGS}
     for seed in range(n_seeds):
         W = random_stack(n_layers, d_model, h, d_ff, seed)
@@ -519,11 +522,12 @@ def compare_ln_placement(
                 update[w] = np.array(
                     [float(np.linalg.norm(b - a) / np.linalg.norm(a)) for a, b in itertools.pairwise(stream)]
                 )
+                update_rms[w] = np.array([float(np.sqrt(np.mean((b - a) ** 2))) for a, b in itertools.pairwise(stream)])
             g = ffn_weight_gradient_norms(x0, W, w, r)
             profiles[w].append(g / g.mean())
     grads = {w: np.mean(p, axis=0) for w, p in profiles.items()}
     spread = {w: np.std(p, axis=0) for w, p in profiles.items()}
-    return LNComparison(n_layers, n_seeds, rms, update, grads, spread)
+    return LNComparison(n_layers, n_seeds, rms, update, update_rms, grads, spread)
 
 
 # ---------------------------------------------------------------------------------------------------------
