@@ -137,6 +137,37 @@ def dropout_demo(p: float, shape: tuple[int, int] = (512, 512), seed: int = DROP
     )
 
 
+def adam_updates(grads: np.ndarray, lr, beta1: float = 0.9, beta2: float = 0.98, eps: float = 1e-9) -> np.ndarray:
+    """Parameter changes Δθ_t = θ_t − θ_{t−1} of Adam (bias-corrected, ε outside the root) for gradients
+    ``grads`` (T, P): T steps of P parameters. ``lr``: a number or one learning rate per step (T,).
+
+    The defaults are the original Transformer's β1, β2, ε (configs.TRANSFORMER_BASE).
+    """
+    g = np.asarray(grads, dtype=np.float64)
+    if g.ndim != 2 or not np.all(np.isfinite(g)):
+        raise ValueError(f"grads must be a finite 2-D array (steps, parameters), got shape {g.shape}")
+    rates = np.broadcast_to(np.asarray(lr, dtype=np.float64), (g.shape[0],))
+    m = np.zeros(g.shape[1])
+    v = np.zeros(g.shape[1])
+    out = np.empty_like(g)
+    for t in range(1, g.shape[0] + 1):
+        m = beta1 * m + (1 - beta1) * g[t - 1]
+        v = beta2 * v + (1 - beta2) * g[t - 1] ** 2
+        m_hat = m / (1 - beta1**t)
+        v_hat = v / (1 - beta2**t)
+        out[t - 1] = -rates[t - 1] * m_hat / (np.sqrt(v_hat) + eps)
+    return out
+
+
+WARMUP_DEMO_GRADIENTS = (1e-6, 1e-3, 1.0)
+"""Three parameters whose first gradients differ by a factor of a million (the warmup demonstration)."""
+
+
+def first_adam_step(lr: float, gradients=WARMUP_DEMO_GRADIENTS) -> np.ndarray:
+    """|Δθ| of the first Adam step for each gradient in ``gradients``: about ``lr`` whatever the gradient's size."""
+    return np.abs(adam_updates(np.asarray([gradients], dtype=np.float64), lr)[0])
+
+
 # --- BERT's masked LM, simulated --------------------------------------------------------------------------
 
 MLM_SEED = 2018

@@ -148,3 +148,28 @@ def test_scaling_stats_is_experiments_measurement():
     from transformer_math import experiments
 
     assert comparisons.scaling_stats(64) == experiments.scaling_stats(64)
+
+
+def test_adam_updates_match_torch():
+    torch = pytest.importorskip("torch", reason="torch (the independent reference) is not installed")
+    rng = np.random.default_rng(3)
+    grads = rng.normal(size=(6, 4)) * np.array([1e-6, 1e-3, 1.0, 10.0])
+    lrs = schedules.noam_lr(np.arange(1, 7))
+    theta = torch.zeros(4, dtype=torch.float64, requires_grad=True)
+    opt = torch.optim.Adam([theta], lr=1.0, betas=(0.9, 0.98), eps=1e-9)
+    expected = []
+    for step in range(6):
+        for group in opt.param_groups:
+            group["lr"] = float(lrs[step])
+        before = theta.detach().clone()
+        theta.grad = torch.tensor(grads[step], dtype=torch.float64)
+        opt.step()
+        expected.append((theta.detach() - before).numpy())
+    np.testing.assert_allclose(comparisons.adam_updates(grads, lrs), np.array(expected), rtol=1e-12, atol=1e-20)
+
+
+def test_first_adam_step_is_about_the_learning_rate():
+    steps = comparisons.first_adam_step(7e-4)
+    np.testing.assert_allclose(steps, 7e-4, rtol=1e-3)
+    with pytest.raises(ValueError, match="grads must be a finite 2-D array"):
+        comparisons.adam_updates(np.ones(3), 1e-3)
