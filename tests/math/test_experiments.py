@@ -212,3 +212,14 @@ def test_finite_difference_gradients_match_torch_autograd(wiring):
 def test_unknown_lazy_attribute_raises_attribute_error():
     with pytest.raises(AttributeError, match="NO_SUCH"):
         experiments.NO_SUCH  # noqa: B018
+
+
+def test_relative_update_is_update_size_over_stream_size():
+    ln = experiments.LN
+    for w in experiments.WIRINGS:
+        # ‖b − a‖/‖a‖ = RMS(b − a)/RMS(a) for blocks after the first (the input's RMS is not stored)
+        np.testing.assert_allclose(
+            ln.relative_update[w][1:], ln.update_rms[w][1:] / ln.activation_rms[w][:-1], rtol=1e-12
+        )
+    assert ln.update_rms["pre"].max() / ln.update_rms["pre"].min() < 2
+    assert ln.activation_rms["pre"][-1] / ln.activation_rms["pre"][0] > 2
