@@ -303,6 +303,11 @@ def n_position_driven() -> int:
     return sum(a.position_driven for a in all_detector_attributions())
 
 
+def n_position_exceeds_token() -> int:
+    """Firing triples where route 1 alone gives W_P more than W_E (whatever route 2 says)."""
+    return sum(a.pos > a.tok for a in all_detector_attributions())
+
+
 def n_needs_position() -> int:
     """Firing triples that do not fire without W_P."""
     return sum(a.needs_position for a in all_detector_attributions())

@@ -229,3 +229,8 @@ def test_unbiased_variance_difference_is_the_sqrt_ratio_effect():
     d = preset.D_MODEL
     largest_ln1 = max(float(np.abs(preset_trace(n).ln1_out).max()) for n in SENTENCE_NUMBERS)
     assert A.unbiased_variance_difference() == pytest.approx(largest_ln1 * (1 - np.sqrt((d - 1) / d)), rel=1e-3)
+
+
+def test_route_counts_are_bounded():
+    # position-driven needs both routes, so it can exceed neither route's own count
+    assert A.n_position_driven() <= min(A.n_position_exceeds_token(), A.n_needs_position())
