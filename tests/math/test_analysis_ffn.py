@@ -234,3 +234,11 @@ def test_unbiased_variance_difference_is_the_sqrt_ratio_effect():
 def test_route_counts_are_bounded():
     # position-driven needs both routes, so it can exceed neither route's own count
     assert A.n_position_driven() <= min(A.n_position_exceeds_token(), A.n_needs_position())
+
+
+def test_the_two_routes_agree_on_the_preset():
+    # §6 says: the firings where route 1 favours W_P are exactly the position-driven ones
+    rows = A.all_detector_attributions()
+    assert {(a.sentence, a.t, a.k) for a in rows if a.pos > a.tok} == {
+        (a.sentence, a.t, a.k) for a in rows if a.position_driven
+    }
