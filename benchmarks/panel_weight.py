@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_BYTES = 400 * 1024
 ASSETS = ("assets/panels.js", "assets/panels.css")
-DATA = re.compile(rb'<script type="application/json" class="tm-panel-data">.*?</script>', re.S)
+DATA = re.compile(rb'<template class="tm-panel-data".*?</template>', re.S)
 
 
 def gz(data: bytes) -> int:

@@ -31,7 +31,8 @@
   }
 
   function readData(root) {
-    return JSON.parse(root.querySelector("script.tm-panel-data").textContent);
+    // A <template> (not a <script>): Material's instant navigation re-runs scripts, see src/transformer_site/panels.py.
+    return JSON.parse(root.querySelector("template.tm-panel-data").content.textContent);
   }
 
   // Cell colour: blue for positive, red for negative, opacity by |value| / scale (scale comes from Python).

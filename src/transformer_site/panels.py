@@ -180,9 +180,8 @@ def explorer_data() -> dict:
 
 
 def to_json(data: dict) -> str:
-    """Compact JSON, safe inside <script type="application/json">."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return text.replace("</", "<\\/")
+    """Compact JSON text (no NaN or infinity: every value is a finite number)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 # ---------------------------------------------------------------- HTML
@@ -195,7 +194,13 @@ def _check_id(panel_id: str) -> str:
 
 
 def _data_script(panel_id: str, data: dict) -> str:
-    return f'<script type="application/json" class="tm-panel-data">{to_json(data)}</script>'
+    """The data as HTML-escaped text in a <template>: never executed, and kept out of the search index.
+
+    Not <script type="application/json">: Material's instant navigation re-creates every <script> of the new
+    page as a plain JavaScript one, which would run the JSON (a SyntaxError) and drop its class.
+    """
+    text = html.escape(to_json(data), quote=False)
+    return f'<template class="tm-panel-data" data-search-exclude>{text}</template>'
 
 
 def sdpa_panel_html(panel_id: str = "sdpa") -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from html.parser import HTMLParser
@@ -60,8 +61,9 @@ def test_explorer_derivations_resolve_to_src(number: int) -> None:
         assert sentence["stages"][stage] == expected.tolist()
 
 
-def test_json_cannot_close_its_script() -> None:
-    assert sp.to_json({"a": "</script>"}) == '{"a":"<\\/script>"}'
+def test_data_text_cannot_end_its_template() -> None:
+    text = sp._data_script("x", {"a": "</template><b>&"})
+    assert text.count("</template>") == 1 and "&lt;/template&gt;&lt;b&gt;&amp;" in text
 
 
 class _Controls(HTMLParser):
@@ -94,9 +96,9 @@ def test_panel_html_is_labelled_and_carries_its_data(make) -> None:
     assert parser.controls
     for control_id, wrapped in parser.controls:
         assert wrapped or control_id in parser.label_for, f"control {control_id} has no label"
-    scripts = re.findall(r'<script type="application/json" class="tm-panel-data">(.*?)</script>', text, re.S)
-    assert len(scripts) == 1
-    assert json.loads(scripts[0]) == json.loads(json.dumps(_data_of(make)))
+    blocks = re.findall(r'<template class="tm-panel-data" data-search-exclude>(.*?)</template>', text, re.S)
+    assert len(blocks) == 1 and "<" not in blocks[0]
+    assert json.loads(html.unescape(blocks[0])) == json.loads(json.dumps(_data_of(make)))
 
 
 def _data_of(make) -> dict:
