@@ -234,6 +234,9 @@ def install(project_root: Path) -> FigureCache:
     """Route markdown-exec's python runner through a fresh cache (called from the hook's ``on_pre_build``)."""
     global _current
     from markdown_exec._internal.formatters import python as exec_python
+    from markdown_exec._internal.formatters.base import ExecutionError
+
+    from transformer_site.output_checks import BadOutputError, check_output, nan_free_figures
 
     original = getattr(exec_python, "_transformer_site_original_run", exec_python._run_python)
     exec_python._transformer_site_original_run = original
@@ -242,9 +245,19 @@ def install(project_root: Path) -> FigureCache:
     def run(code: str, returncode: int | None = None, session: str | None = None, id: str | None = None, **extra):
         if execution_disabled():
             return ""
+
+        def render() -> str:
+            with nan_free_figures():
+                output = original(code, returncode=returncode, session=session, id=id, **extra)
+            try:
+                check_output(output)
+            except BadOutputError as exc:  # reported like a raising block: page.md:line, snippet, message
+                raise ExecutionError(f"{type(exc).__name__}: {exc}") from exc
+            return output
+
         if session:  # shared state between blocks: the output depends on more than the code
-            return original(code, returncode=returncode, session=session, id=id, **extra)
-        return cache.run(code, lambda: original(code, returncode=returncode, session=session, id=id, **extra), id or "")
+            return render()
+        return cache.run(code, render, id or "")
 
     exec_python._run_python = run
     _current = cache

@@ -96,7 +96,13 @@ _EXEC_LOGGERS = (
 )
 
 
+_command: str | None = None  # "build", "gh-deploy" or "serve", as MkDocs first announced it
+_site_dir: str | None = None
+
+
 def on_startup(command: str, dirty: bool) -> None:
+    global _command
+    _command = _command or command
     for name in _EXEC_LOGGERS:
         logger = logging.getLogger(name)
         if _FILTER not in logger.filters:
@@ -111,7 +117,20 @@ def on_config(config):
     from transformer_site.reproducible import pin_build_date
 
     pin_build_date(Path(config.config_file_path).parent)
+    global _site_dir
+    _site_dir = config["site_dir"]
     return config
+
+
+def on_build_error(error) -> None:
+    """A failed build (``--strict`` aborts only after writing every page) leaves no site behind: nothing
+    wrong — a stale number, a traceback, an empty figure — can be published from it. ``serve`` keeps its
+    preview so the author sees the error in place."""
+    if _command != "serve" and _site_dir and Path(_site_dir).is_dir():
+        from mkdocs.utils import clean_directory
+
+        clean_directory(_site_dir)
+        log.info(f"build failed: emptied {_site_dir} so that nothing from this build is published")
 
 
 def on_pre_build(config) -> None:
