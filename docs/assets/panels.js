@@ -214,6 +214,8 @@
         dl.appendChild(row);
       });
       panel.appendChild(dl);
+      // Announce only the cell and its value; the full derivation is there to read at will.
+      role(root, "status").textContent = stage + "[" + index.join(",") + "] = " + fmt(cell[3], dec) + "（導出は表の下）";
       var result = el("p", { class: "tm-result" }, "値 = ");
       result.appendChild(el("strong", { "data-role": "value" }, fmt(cell[3], dec)));
       panel.appendChild(result);

@@ -288,7 +288,8 @@ def explorer_panel_html(panel_id: str = "explorer") -> str:
 </div>
 <p class="tm-hint">{EXPLORER_HINT}</p>
 <div class="tm-table-wrap" data-role="tables"></div>
-<section class="tm-derivation" aria-live="polite" data-role="derivation" tabindex="-1"></section>
+<p class="tm-sr-only" aria-live="polite" data-role="status"></p>
+<section class="tm-derivation" data-role="derivation" aria-label="選んだセルの導出"></section>
 <noscript>この図を動かすには JavaScript が必要です。</noscript>
 {_data_script(p, data)}
 </div>

@@ -202,6 +202,8 @@ def test_clicked_cell_shows_the_src_derivation(page, number: int, stage: str, in
     ]
     assert panel.locator('[data-role="value"]').inner_text() == format_value(der.value, DERIVATION_DECIMALS)
     assert panel.locator(".katex").count() >= 1 + len(der.intermediates)  # formula and names typeset
+    status = _role(page, "explorer", "status").inner_text()
+    assert status.startswith(f"{der.cell} = {format_value(der.value, DERIVATION_DECIMALS)}")
 
 
 @pytest.mark.parametrize("stage", mp.EXPLORER_STAGES)
