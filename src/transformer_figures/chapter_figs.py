@@ -233,7 +233,7 @@ def relu_gelu_figure() -> Figure:
 def ln_stack_figure() -> Figure:
     ln = experiments.LN
     layers = np.arange(1, ln.n_layers + 1)
-    fig, axes = new_figure(10.2, 3.6, ncols=3)
+    fig, axes = new_figure(8.6, 3.4, ncols=3)
     for w in experiments.WIRINGS:
         kw = {"color": WIRING_COLOUR[w], "label": WIRING_LABEL[w], "marker": "o", "lw": 1.8}
         axes[0].plot(layers, ln.activation_rms[w], **kw)
@@ -242,7 +242,7 @@ def ln_stack_figure() -> Figure:
     titles = ("残差ストリームの RMS", "1 ブロックでの相対変化", "‖∂loss/∂W2‖（層平均で割る）")
     for ax, title in zip(axes, titles, strict=True):
         ax.set_title(title, fontsize=10)
-        ax.set_xlabel("ブロック l")
+        ax.set_xlabel("ブロック（1 が入力側）")
         ax.set_xticks(layers)
         ax.grid(True)
         ax.set_ylim(bottom=0)
