@@ -10,7 +10,8 @@ is the SHA-256 of
   every project module),
 - the bytes of any project file or directory the snippet names in a string literal (``collect(["docs"])``
   reads the pages, so its output depends on them),
-- the versions of Python and of the libraries that shape the output (numpy, matplotlib, markdown-exec).
+- the versions of Python and of the libraries that shape the output (numpy, matplotlib, markdown-exec), and
+  the source of this module and of ``output_checks`` (what may be stored).
 
 So a rebuild after editing a page's prose renders nothing; editing ``src/transformer_math/counting.py``
 re-renders exactly the blocks whose import closure contains it.
@@ -184,7 +185,10 @@ class FigureCache:
     def __post_init__(self) -> None:
         self.project_root = Path(self.project_root)
         self.graph = DependencyGraph(Path(self.src_root) if self.src_root else find_src_root())
-        self._environment = _library_versions()
+        # The cache's own rules and the output checks decide what may be stored: a change to them re-renders.
+        here = Path(__file__).resolve().parent
+        own = [self.graph.digest(here / name) for name in ("figure_cache.py", "output_checks.py")]
+        self._environment = f"{_library_versions()}; {' '.join(own)}"
 
     def key(self, code: str) -> str:
         h = hashlib.sha256()
