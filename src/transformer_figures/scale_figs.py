@@ -207,3 +207,23 @@ def parameter_shares(models) -> Figure:
     ax.set_xlabel("パラメータに占める割合")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=3, fontsize=8.5)
     return fig
+
+
+def dot_vs_cos() -> Figure:
+    """Scatter of dot product against cosine for every pair of tokens in the eight preset sentences:
+    before LayerNorm (X) the norms scatter the points; after it (ln1_out, dot / d_model) they sit on y = x."""
+    fig, axes = new_figure(7.2, 3.4, ncols=2)
+    titles = {"X": "ブロックの入力 X（正規化なし）", "ln1_out": "LayerNorm の後 ln1_out"}
+    ylabels = {"X": "内積", "ln1_out": "内積 / d_model"}
+    for ax, stage, color in zip(axes, ("X", "ln1_out"), (ACCENT[1], ACCENT[0]), strict=True):
+        dots, coss = comparisons.preset_dot_cos(stage)
+        ax.scatter(coss, dots, s=14, color=color, alpha=0.8, linewidths=0)
+        if stage == "ln1_out":
+            lo, hi = float(coss.min()), float(coss.max())
+            ax.plot([lo, hi], [lo, hi], color=INK, lw=0.8, ls="--", label="y = cos")
+            ax.legend(loc="upper left", fontsize=9)
+        ax.set_title(titles[stage], fontsize=10)
+        ax.set_xlabel("cos（向きだけの近さ）")
+        ax.set_ylabel(ylabels[stage])
+        ax.grid(True)
+    return fig

@@ -235,3 +235,50 @@ def first_n_where_core_exceeds(d_model: int, d_ff: int, other: str) -> int:
         if core >= rest:
             return n
         n += 1
+
+
+# --- Pre-LN: the dot product is dragged by norms until LayerNorm equalises them ----------------------------
+
+
+def dot_and_cos_pairs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every pair i < j of the rows (T, d): the dot product and the cosine, each shaped (T·(T−1)/2,)."""
+    a = np.asarray(rows, dtype=np.float64)
+    if a.ndim != 2 or a.shape[0] < 2:
+        raise ValueError(f"rows must be 2-D with at least two rows, got shape {a.shape}")
+    norms = np.linalg.norm(a, axis=1)
+    if np.any(norms == 0):
+        raise ValueError("rows must be non-zero: the cosine of a zero vector is undefined")
+    i, j = np.triu_indices(a.shape[0], k=1)
+    dots = np.einsum("pd,pd->p", a[i], a[j])
+    return dots, dots / (norms[i] * norms[j])
+
+
+def preset_dot_cos(stage: str) -> tuple[np.ndarray, np.ndarray]:
+    """dot_and_cos_pairs of ``stage`` ("X" or "ln1_out") over the eight preset sentences, concatenated.
+
+    For ln1_out the dot product is divided by d_model, so that with rows of norm √d_model it equals the cosine.
+    """
+    from . import preset_trace
+    from .preset import SENTENCES
+
+    if stage not in ("X", "ln1_out"):
+        raise ValueError(f"stage must be 'X' or 'ln1_out', got {stage!r}")
+    dots, coss = [], []
+    for n in range(1, len(SENTENCES) + 1):
+        rows = getattr(preset_trace(n), stage)
+        d, c = dot_and_cos_pairs(rows)
+        dots.append(d / rows.shape[1] if stage == "ln1_out" else d)
+        coss.append(c)
+    return np.concatenate(dots), np.concatenate(coss)
+
+
+def rank_disagreements(dots: np.ndarray, coss: np.ndarray) -> int:
+    """Pairs of pairs that the dot product and the cosine order differently (discordant pairs)."""
+    dd = np.sign(dots[:, None] - dots[None, :])
+    dc = np.sign(coss[:, None] - coss[None, :])
+    return int(np.sum(np.triu(dd * dc < 0, k=1)))
+
+
+def preset_rank_disagreements(stage: str) -> int:
+    """rank_disagreements of the dot product and the cosine over the preset's token pairs at ``stage``."""
+    return rank_disagreements(*preset_dot_cos(stage))

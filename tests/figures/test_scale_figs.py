@@ -21,6 +21,7 @@ def _all_figures():
         "block_shares": lambda: scale_figs.block_cost_breakdown(),
         "rough_vs_exact": lambda: scale_figs.parameters_rough_vs_exact(),
         "parameter_shares": lambda: scale_figs.parameter_shares(models),
+        "dot_vs_cos": lambda: scale_figs.dot_vs_cos(),
     }
 
 

@@ -173,3 +173,25 @@ def test_first_adam_step_is_about_the_learning_rate():
     np.testing.assert_allclose(steps, 7e-4, rtol=1e-3)
     with pytest.raises(ValueError, match="grads must be a finite 2-D array"):
         comparisons.adam_updates(np.ones(3), 1e-3)
+
+
+def test_dot_and_cos_pairs_by_hand():
+    rows = np.array([[3.0, 4.0], [4.0, 3.0], [0.0, 2.0]])
+    dots, coss = comparisons.dot_and_cos_pairs(rows)
+    np.testing.assert_allclose(dots, [24.0, 8.0, 6.0])
+    np.testing.assert_allclose(coss, [24 / 25, 8 / 10, 6 / 10])
+    with pytest.raises(ValueError, match="non-zero"):
+        comparisons.dot_and_cos_pairs(np.array([[1.0, 0.0], [0.0, 0.0]]))
+
+
+def test_after_layer_norm_dot_over_d_is_the_cosine():
+    dots, coss = comparisons.preset_dot_cos("ln1_out")
+    assert np.max(np.abs(dots - coss)) < 1e-4  # only LayerNorm's ε keeps the norm a hair below √d
+    assert comparisons.rank_disagreements(dots, coss) == 0
+    raw_dots, raw_coss = comparisons.preset_dot_cos("X")
+    assert comparisons.rank_disagreements(raw_dots, raw_coss) > 0
+
+
+def test_rank_disagreements_counts_discordant_pairs():
+    # orders (1, 2, 3) and (1, 3, 2): exactly the pair (2nd, 3rd) is discordant
+    assert comparisons.rank_disagreements(np.array([1.0, 2.0, 3.0]), np.array([1.0, 3.0, 2.0])) == 1
