@@ -77,6 +77,8 @@ def page_url_path(md_path: str) -> str:
 def built_site(tmp_path_factory) -> Path:
     site_dir = tmp_path_factory.mktemp("site")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    if ROOT != REPO:  # build the exported tree's src, not the editable install's (this work tree)
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
     start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
@@ -86,7 +88,23 @@ def built_site(tmp_path_factory) -> Path:
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr[-4000:]}"
     size = sum(f.stat().st_size for f in site_dir.rglob("*") if f.is_file())
     print(f"\nstrict build: {elapsed:.1f} s, site {size / 1e6:.2f} MB in {site_dir}")
+    weights = figure_weights(site_dir)
+    if weights:
+        total = sum(w for w, _, _ in weights)
+        print(f"{len(weights)} figures, {total / 1024:.0f} KB of inline SVG; heaviest:")
+        for weight, page, label in weights[:5]:
+            print(f"  {weight / 1024:6.1f} KB  {page}  {label[:60]}")
     return site_dir
+
+
+def figure_weights(site_dir: Path) -> list[tuple[int, str, str]]:
+    """(bytes, page, alt text) of every inline figure SVG in the built site, heaviest first."""
+    found = []
+    for page in sorted(site_dir.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        for svg in re.finditer(r'<svg role="img" aria-label="([^"]*)"[^>]*class="tf-figure".*?</svg>', text, re.S):
+            found.append((len(svg.group(0).encode()), str(page.relative_to(site_dir)), svg.group(1)))
+    return sorted(found, reverse=True)
 
 
 @pytest.fixture(scope="session")
