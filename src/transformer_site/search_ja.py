@@ -1,0 +1,128 @@
+"""Japanese search that finds terms inside compounds (``hooks:`` in mkdocs.yml, after Material's search plugin).
+
+Material's ``lang: ja`` cuts Japanese with TinySegmenter in the browser, so a term inside a longer word
+(言語 in 自然言語処理, 処理 in 前処理) is a different token and the search finds nothing. We index every
+run of Japanese characters as overlapping character bigrams instead, and make the query side do the same:
+
+- Index (``on_post_build``, rewriting ``search/search_index.json``): each section gets two extra fields,
+  ``title_grams`` and ``grams``, holding the bigrams of its title and text separated by spaces
+  (自然言語処理 → 自然 然言 言語 語処 処理; a one-character run is kept as it is). The visible ``title``
+  and ``text`` are untouched, so result previews read as before. ``lang`` becomes ``en`` with only the
+  stop-word filter, so no segmenter re-cuts the bigrams and no trimmer strips Japanese characters; the
+  separator also splits where Japanese meets Latin (``GELUで`` → ``gelu``, ``で``).
+- Query (the search worker): Material's own step turns each Han run of the query into dictionary words.
+  We replace that one expression with the same bigram cut, every bigram required (``+``):
+  正規化 → ``+正規 +規化``. A page matches when it contains every bigram of the query.
+
+The worker patch is a text replacement in Material's minified worker; if the expected expression is not
+found (a Material upgrade), the build fails with a message saying so instead of silently searching badly.
+``TRANSFORMER_SITE_STOCK_SEARCH=1`` skips this hook (to measure the stock search for comparison).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import os
+import re
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+log = logging.getLogger("mkdocs.hooks.search_ja")
+
+# One definition of "Japanese character" for the index (Python) and the query (JavaScript, same source text):
+# ideographs and the iteration marks 々〆, hiragana, katakana without the middle dot ・ (a separator),
+# half-width katakana.
+CJK_CLASS = "\u3005\u3006\u3041-\u309f\u30a0-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+_CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
+# Material's ja separator plus Japanese brackets and the middle dot, and a zero-width split wherever a
+# Japanese character meets a non-Japanese one. Lookarounds are stripped by Material's highlighter, so the
+# highlight of the query in the page still works.
+SEPARATOR = (
+    r"[\s\-\u3000、。，．・「」『』（）【】：；！？]+"
+    f"|(?<=[{CJK_CLASS}])(?=[^{CJK_CLASS}])|(?<=[^{CJK_CLASS}])(?=[{CJK_CLASS}])"
+)
+GRAM_FIELDS = {"title_grams": {"boost": 1000.0}, "grams": {"boost": 1.0}}
+
+# The query step in Material 9.x's worker (search.<hash>.min.js): Han runs → dictionary words, joined by "* ".
+_STOCK_QUERY_STEP = re.compile(
+    r'new RegExp\("\\\\p\{sc=Han\}\+","gu"\),(?P<arg>\w+)=>\[\.\.\.\w+\((?P=arg),this\.index\.invertedIndex\)\]'
+    r'\.join\("\* "\)'
+)
+# Our replacement: each Japanese run → its bigrams, each required; a single character stays as typed.
+_BIGRAM_QUERY_STEP = (
+    'new RegExp("[' + CJK_CLASS.encode("unicode_escape").decode().replace("\\", "\\\\") + ']+","gu"),'
+    's=>{let c=[...s];return c.length<2?s:c.slice(1).map((x,i)=>"+"+c[i]+x).join(" ")}'
+)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def bigrams(text: str) -> list[str]:
+    """Overlapping character bigrams of every Japanese run in ``text`` (a one-character run kept whole)."""
+    grams: list[str] = []
+    for run in _CJK_RUN.findall(text):
+        grams.extend([run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)])
+    return grams
+
+
+def query_terms(query: str) -> str:
+    """What the patched worker makes of a query (the Python twin of ``_BIGRAM_QUERY_STEP``, for tests)."""
+
+    def cut(match: re.Match) -> str:
+        run = match.group(0)
+        return run if len(run) < 2 else " ".join("+" + run[i : i + 2] for i in range(len(run) - 1))
+
+    return _CJK_RUN.sub(cut, query)
+
+
+def plain_text(fragment: str) -> str:
+    """The index's text is HTML; the bigrams are cut from what the reader sees."""
+    return html.unescape(_TAG.sub(" ", fragment))
+
+
+def rewrite_index(index: dict) -> dict:
+    """Add the gram fields to every section and switch the config to the bigram scheme (returns ``index``)."""
+    if "config" not in index or "docs" not in index:
+        raise ValueError(f"search index: expected keys 'config' and 'docs', got {sorted(index)}")
+    for doc in index["docs"]:
+        doc["title_grams"] = " ".join(bigrams(plain_text(doc.get("title", ""))))
+        doc["grams"] = " ".join(bigrams(plain_text(doc.get("text", ""))))
+    config = index["config"]
+    config["lang"] = ["en"]  # lunr's ja support = TinySegmenter, which would re-cut our bigrams
+    config["pipeline"] = ["stopWordFilter"]  # no trimmer: it strips every non-ASCII character
+    config["separator"] = SEPARATOR
+    config["fields"] = {**config.get("fields", {}), **GRAM_FIELDS}
+    return index
+
+
+def patch_worker(source: str, name: str) -> str:
+    """Replace Material's Han segmentation of the query with the bigram cut; fail if it is not there."""
+    patched, count = _STOCK_QUERY_STEP.subn(lambda _: _BIGRAM_QUERY_STEP, source)
+    if count != 1:
+        raise PluginError(
+            f"search_ja: {name}: Material's query segmentation step was found {count} times (expected 1); "
+            "the Material version changed — update _STOCK_QUERY_STEP in src/transformer_site/search_ja.py"
+        )
+    return patched
+
+
+def on_post_build(config, **kwargs) -> None:
+    if os.environ.get("TRANSFORMER_SITE_STOCK_SEARCH") == "1":
+        log.info("search_ja: TRANSFORMER_SITE_STOCK_SEARCH=1, leaving Material's search as it is")
+        return
+    site = Path(config["site_dir"])
+    index_path = site / "search" / "search_index.json"
+    if not index_path.is_file():
+        raise PluginError(f"search_ja: {index_path} not found; is the search plugin enabled?")
+    index = rewrite_index(json.loads(index_path.read_text(encoding="utf-8")))
+    index_path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    workers = sorted((site / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
+    if len(workers) != 1:
+        raise PluginError(f"search_ja: expected one search worker in the site, found {[w.name for w in workers]}")
+    worker = workers[0]
+    source = worker.read_text(encoding="utf-8")
+    if _BIGRAM_QUERY_STEP not in source:  # mkdocs serve may keep an already patched copy
+        worker.write_text(patch_worker(source, worker.name), encoding="utf-8")
+    log.info(f"search_ja: {len(index['docs'])} sections indexed as bigrams; query step patched in {worker.name}")

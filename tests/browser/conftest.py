@@ -1,0 +1,90 @@
+"""Shared fixtures for the browser tests that need one built site (search, math after navigation, contrast,
+print): ``shared_site`` (one strict build per session, or ``SITE_DIR`` = an already built site),
+``shared_server`` (that site on 127.0.0.1) and ``shared_browser`` (Debian's chromium through Playwright).
+
+Skipped with a reason when chromium or Playwright is missing, unless ``REQUIRE_BROWSER=1`` (CI).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+def skip_or_fail(reason: str):
+    if os.environ.get("REQUIRE_BROWSER") == "1":
+        pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def shared_site(tmp_path_factory) -> Path:
+    given = os.environ.get("SITE_DIR")
+    if given:
+        site_dir = Path(given)
+        assert (site_dir / "index.html").is_file(), f"SITE_DIR={given} holds no built site"
+        return site_dir
+    site_dir = tmp_path_factory.mktemp("site-shared")
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
+        cwd=ROOT, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr[-4000:]}"
+    print(f"\nshared strict build: {time.perf_counter() - start:.1f} s in {site_dir}")
+    return site_dir
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def shared_server(shared_site: Path):
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(shared_site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def shared_browser():
+    executable = shutil.which("chromium")
+    if executable is None:
+        skip_or_fail("Debian's chromium is not installed (apt-get install -y chromium fonts-ipaexfont-gothic)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("playwright (Python) is not installed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, headless=True, args=FLAGS)
+        yield browser
+        browser.close()
+
+
+def site_pages(site: Path) -> list[str]:
+    """URL paths of every content page in the built site (each directory with an index.html), sorted."""
+    pages = []
+    for index in sorted(site.rglob("index.html")):
+        rel = index.parent.relative_to(site).as_posix()
+        if rel.startswith(("assets", "search")):
+            continue
+        pages.append("" if rel == "." else rel + "/")
+    return pages

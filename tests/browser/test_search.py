@@ -1,0 +1,190 @@
+"""Japanese search in the browser: terms inside compounds find their pages.
+
+Each query is typed into Material's search box (``fill`` then ``End``: typing kana key by key does not start a
+search) and the result list is read. A query is *found* when its expected page is among the first
+``TOP`` result pages. The expected page is the page where the term matters most (most occurrences, or its
+title); the test first checks that page's Markdown really contains the term, so a renamed or rewritten page
+fails here instead of silently testing nothing.
+
+``test_recall`` prints the recall; with ``SITE_DIR`` pointing at a build made with
+``TRANSFORMER_SITE_STOCK_SEARCH=1`` it measures Material's stock ``lang: ja`` search (the "before").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from transformer_site.search_ja import bigrams, plain_text, query_terms
+
+pytestmark = [pytest.mark.browser, pytest.mark.build]
+
+ROOT = Path(__file__).resolve().parents[2]
+TOP = 10
+RECALL_REQUIRED = 0.95
+# query → pages (docs-relative) any of which counts as found. Terms inside compounds on purpose:
+# 言語 (言語モデル), 処理 (逐次処理), 正規化 (層正規化), 学習率 (学習率のウォームアップ), 平滑化 (ラベル平滑化) …
+QUERIES: dict[str, tuple[str, ...]] = {
+    "言語": ("chapter/09-bert-gpt.md",),
+    "処理": ("chapter/08-why-self-attention.md",),
+    "位置": ("chapter/04-positional-encoding.md", "notes/01-embedding.md"),
+    "正規化": ("chapter/06-add-norm.md",),
+    "マスク": ("chapter/02-attention-kinds.md",),
+    "ソフトマックス": ("chapter/07-training.md", "chapter/08-why-self-attention.md"),
+    "埋め込み": ("notes/01-embedding.md", "chapter/01-overview.md"),
+    "残差": ("chapter/06-add-norm.md", "notes/05-layernorm1.md"),
+    "勾配": ("chapter/06-add-norm.md",),
+    "分散": ("notes/05-layernorm1.md",),
+    "語彙": ("chapter/09-bert-gpt.md", "chapter/07-training.md"),
+    "注意": ("notes/03-attention.md",),
+    "検出器": ("notes/06-ffn.md",),
+    "学習率": ("chapter/07-training.md",),
+    "平滑化": ("chapter/07-training.md",),
+    "計算量": ("scale/02-complexity.md", "chapter/08-why-self-attention.md"),
+    "双方向": ("chapter/09-bert-gpt.md",),
+    "事前学習": ("chapter/09-bert-gpt.md",),
+    "次元": ("notes/01-embedding.md", "notes/00-notation.md"),
+    "行列": ("scale/02-complexity.md",),
+    "連結": ("notes/04-concat.md",),
+    "発火": ("notes/06-ffn.md",),
+    "周波数": ("notes/01-embedding.md",),
+    "因果": ("chapter/02-attention-kinds.md",),
+    "ウォームアップ": ("chapter/07-training.md",),
+    "交差エントロピー": ("chapter/07-training.md",),
+    "LayerNorm": ("notes/05-layernorm1.md", "chapter/06-add-norm.md"),
+}
+
+PLACEHOLDER = "検索キーワードを入力してください"
+_READ_RESULTS = """
+() => [...document.querySelectorAll('.md-search-result__item > a.md-search-result__link')]
+        .map(a => new URL(a.href).pathname)
+"""
+
+
+def _url_path(md_path: str) -> str:
+    stem = md_path[: -len(".md")]
+    return "/" + (stem[: -len("index")] if stem.endswith("index") else stem + "/")
+
+
+_RESULT_COUNT = """
+() => {
+  const text = document.querySelector('.md-search-result__meta').textContent;
+  const m = text.match(/(\\d+)件/);
+  return m ? Number(m[1]) : 0;
+}
+"""
+
+
+def _all_results(page) -> list[str]:
+    """The result pages Material renders (ten at first, more when the list is scrolled), in rank order."""
+    box = page.locator(".md-search__scrollwrap").bounding_box()
+    for _ in range(3):
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.wheel(0, 20000)
+        page.wait_for_timeout(150)
+    return list(dict.fromkeys(page.evaluate(_READ_RESULTS)))
+
+
+def _run_queries(browser, server: str) -> dict[str, list[str]]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server, wait_until="networkidle")
+    box = page.locator("input.md-search__input")
+    placeholder = f"document.querySelector('.md-search-result__meta').textContent.trim() === '{PLACEHOLDER}'"
+    results: dict[str, list[str]] = {}
+    counts: dict[str, int] = {}
+    try:
+        box.click()
+        page.wait_for_function(placeholder)
+        for query in QUERIES:
+            box.fill("")
+            page.wait_for_function(placeholder)
+            box.fill(query)
+            box.press("End")
+            page.wait_for_function(f"!({placeholder})")
+            counts[query] = page.evaluate(_RESULT_COUNT)  # Material's own "N件見つかりました"
+            results[query] = _all_results(page)  # article paths in rank order (sections are grouped)
+    finally:
+        context.close()
+    assert not errors, f"uncaught exceptions while searching: {errors}"
+    results["__counts__"] = counts  # type: ignore[assignment]
+    return results
+
+
+def pages_containing(site: Path, query: str) -> set[str]:
+    """Ground truth from the index's visible title and text (not the gram fields): pages whose text has the
+    query as typed, as URL paths. Independent of how the search cuts words."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    pages = set()
+    for doc in index["docs"]:
+        if query.lower() in plain_text(doc.get("title", "") + " " + doc.get("text", "")).lower():
+            pages.add("/" + doc["location"].split("#")[0])
+    return pages
+
+
+@pytest.fixture(scope="module")
+def search_results(shared_browser, shared_server) -> dict[str, list[str]]:
+    return _run_queries(shared_browser, shared_server)
+
+
+def test_enough_queries_and_their_pages_contain_them():
+    assert len(QUERIES) >= 20
+    for query, pages in QUERIES.items():
+        for md_path in pages:
+            source = ROOT / "docs" / md_path
+            assert source.is_file(), f"expected page for {query!r} does not exist: docs/{md_path}"
+            assert query.lower() in source.read_text(encoding="utf-8").lower(), f"docs/{md_path} has no {query!r}"
+
+
+def test_bigram_cut_is_the_same_for_index_and_query():
+    assert bigrams("自然言語処理") == ["自然", "然言", "言語", "語処", "処理"]
+    assert query_terms("正規化") == "+正規 +規化"
+    assert query_terms("GELU の 出力") == "GELU の +出力"
+    # every bigram the query asks for is in the index of a text containing the query
+    text = "ラベル平滑化した目標"
+    assert {t.lstrip("+") for t in query_terms("平滑化").split()} <= set(bigrams(text))
+
+
+@pytest.mark.parametrize("query", list(QUERIES))
+def test_query_finds_its_page(search_results, query: str):
+    found = search_results[query]
+    expected = [_url_path(p) for p in QUERIES[query]]
+    ranks = [found.index(p) + 1 for p in expected if p in found]
+    assert ranks and min(ranks) <= TOP, f"{query!r}: expected one of {expected} in the top {TOP}, got {found[:TOP]}"
+
+
+def test_recall(search_results, shared_site: Path):
+    """found@TOP (expected page among the first TOP results) must be high; printed with the page coverage
+    (pages Material reports found, against the pages whose visible text contains the query)."""
+    hits, coverage = 0, []
+    for query, pages in QUERIES.items():
+        found = search_results[query]
+        hit = any(_url_path(p) in found[:TOP] for p in pages)
+        truth = pages_containing(shared_site, query)
+        reported = search_results["__counts__"][query]
+        coverage.append(min(reported, len(truth)) / len(truth) if truth else 0.0)
+        hits += hit
+        rank = next((i + 1 for i, p in enumerate(found) if p in map(_url_path, pages)), None)
+        print(f"  {query}: expected page rank {rank}; {reported} pages found, {len(truth)} contain it")
+    found_at_top, page_coverage = hits / len(QUERIES), sum(coverage) / len(coverage)
+    label = "stock" if "stock" in os.environ.get("SITE_DIR", "") else "this build"
+    print(f"\nsearch ({label}): found@{TOP} {hits}/{len(QUERIES)} = {found_at_top:.0%}, coverage {page_coverage:.1%}")
+    assert found_at_top >= RECALL_REQUIRED, f"found@{TOP} {found_at_top:.0%} < {RECALL_REQUIRED:.0%}"
+
+
+def test_results_contain_the_query(search_results, shared_site: Path):
+    """Precision: the first result page of each query contains the query as typed (in its built HTML)."""
+    wrong = []
+    for query in QUERIES:
+        found = search_results[query]
+        if not found:
+            continue
+        built = shared_site / found[0].strip("/") / "index.html"
+        if query.lower() not in built.read_text(encoding="utf-8").lower():
+            wrong.append(f"{query} → {found[0]}")
+    assert not wrong, f"first result without the query: {wrong}"
