@@ -6,6 +6,8 @@ but ours, every formula typeset by KaTeX with no error node, every figure of non
 screenshot of each page and palette goes to ``screenshots/`` (gitignored) for a human look.
 
 Skipped with a reason when chromium or Playwright is missing, unless ``REQUIRE_BROWSER=1`` (CI).
+``SMOKE_SITE_DIR=<dir>`` tests an already built site; ``SMOKE_PROJECT_DIR=<dir>`` builds another checkout
+(e.g. ``git archive HEAD`` extracted) instead of this work tree.
 """
 
 from __future__ import annotations
@@ -75,6 +77,8 @@ def page_url_path(md_path: str) -> str:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
+    if os.environ.get("SMOKE_SITE_DIR"):  # an already built site (e.g. the CI's strict build), used as is
+        return Path(os.environ["SMOKE_SITE_DIR"]).resolve()
     site_dir = tmp_path_factory.mktemp("site")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     if ROOT != REPO:  # build the exported tree's src, not the editable install's (this work tree)
@@ -266,3 +270,25 @@ def test_url_mapping():
     assert page_url_path("index.md") == ""
     assert page_url_path("notes/03-attention.md") == "notes/03-attention/"
     assert page_url_path("chapter/index.md") == "chapter/"
+
+
+@pytest.mark.parametrize("query", ["softmax", "注意"])
+def test_search_finds_pages(browser, server, query: str):
+    """Material's client-side search with lunr's Japanese support loads from our host and returns hits."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    page = context.new_page()
+    failures: list[str] = []
+    page.on("response", lambda r: r.status >= 400 and failures.append(f"HTTP {r.status}: {r.url}"))
+    page.on("console", lambda m: m.type == "error" and failures.append(f"console error: {m.text}"))
+    try:
+        page.goto(server, wait_until="networkidle")
+        page.click("label.md-search__icon, .md-search__input")
+        box = page.locator("input.md-search__input")
+        box.fill(query)
+        box.press("End")  # typing into the filled box is what triggers Material's search
+        page.wait_for_selector(".md-search-result__item", timeout=15_000)
+        hits = page.locator(".md-search-result__item").count()
+        assert hits > 0
+        assert not failures, "\n".join(failures)
+    finally:
+        context.close()
