@@ -141,9 +141,11 @@ MUTANTS = (
 # fmt: on
 
 
-def make_copy(destination: Path, mutant: Mutant | None = None) -> Path:
+def make_copy(destination: Path, mutant: Mutant | None = None, origin: Path = REPO) -> Path:
+    """A copy of the project (from ``origin``: the snapshot, so pages edited meanwhile change nothing)."""
+    destination.mkdir(parents=True, exist_ok=True)
     for name in COPIED:
-        source = REPO / name
+        source = origin / name
         if source.is_dir():
             shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         else:
@@ -232,8 +234,8 @@ def compare_values(original: dict, mutant: dict) -> tuple[list[str], list[str], 
     return changed, residues, largest, cells
 
 
-def src_mutant(mutant: Mutant, scratch: Path, original_values: dict | None) -> tuple[bool, str]:
-    copy = make_copy(Path(tempfile.mkdtemp(dir=scratch)), mutant)
+def src_mutant(mutant: Mutant, scratch: Path, original_values: dict | None, snapshot: Path) -> tuple[bool, str]:
+    copy = make_copy(Path(tempfile.mkdtemp(dir=scratch)), mutant, origin=snapshot)
     start = time.perf_counter()
     passed, failed, summary = run_suite(copy, fail_fast=not mutant.equivalent)
     took = time.perf_counter() - start
@@ -263,11 +265,13 @@ def src_mutants(jobs: int, only: str | None) -> tuple[int, int, bool]:
     equivalent_ok = True
     with tempfile.TemporaryDirectory(prefix="mutation-") as tmp:
         scratch = Path(tmp)
+        # One snapshot of the work tree: every mutant (and the reference values) starts from the same files.
+        snapshot = make_copy(scratch / "snapshot")
         original_values = None
         if any(m.equivalent for m in chosen):
-            original_values = dump_values(make_copy(Path(tempfile.mkdtemp(dir=scratch))))
+            original_values = dump_values(snapshot)
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(src_mutant, m, scratch, original_values): m for m in chosen}
+            futures = {pool.submit(src_mutant, m, scratch, original_values, snapshot): m for m in chosen}
             for future in as_completed(futures):
                 mutant, (ok, detail) = futures[future], future.result()
                 print(f"  [{'ok' if ok else '!!'}] {mutant.name}: {detail}", flush=True)
