@@ -191,7 +191,7 @@ def offset_dot_figure(d_model: int = TRANSFORMER_BASE.d_model, k_max: int = 200)
     """PE(pos)·PE(pos+k) against k, for several pos: the curves coincide."""
     fig, ax = new_figure(6.6, 3.4)
     ks = np.arange(k_max + 1)
-    for idx, pos in enumerate((0, 37, 400)):
+    for idx, pos in enumerate(experiments.PE_DOT_POSITIONS):
         pe = ops.positional_encoding(pos + k_max + 1, d_model)
         dots = pe[pos + ks] @ pe[pos]
         style = {"lw": (4.0, 2.0, 1.2)[idx], "ls": ("-", "--", ":")[idx], "alpha": (0.45, 1.0, 1.0)[idx]}

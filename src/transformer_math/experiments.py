@@ -103,7 +103,11 @@ class PaddingDemo:
         return self.weights_unmasked[:, ~self.valid].sum(axis=-1)
 
 
-def padding_demo(T: int = 6, n_valid: int = 4, d_k: int = 8, seed: int = SEED) -> PaddingDemo:
+PADDING_T, PADDING_VALID = 6, 4
+"""The padding example: T positions of which the first PADDING_VALID are real tokens."""
+
+
+def padding_demo(T: int = PADDING_T, n_valid: int = PADDING_VALID, d_k: int = 8, seed: int = SEED) -> PaddingDemo:
     """Random x (T, d_k) whose last T − n_valid rows are padding; attention with q = k = v = x.
 
     The padding rows are then replaced by other random vectors: with the mask the outputs of the real rows
@@ -150,7 +154,11 @@ class ScalingStats:
     max_weight_scaled: float  # the same, scaled
 
 
-def scaling_stats(d_k: int, n: int = 8, trials: int = 2000, seed: int = SEED) -> ScalingStats:
+SCALING_KEYS, SCALING_TRIALS = 8, 2000
+"""Keys per query and queries drawn when the √d_k scaling is measured."""
+
+
+def scaling_stats(d_k: int, n: int = SCALING_KEYS, trials: int = SCALING_TRIALS, seed: int = SEED) -> ScalingStats:
     """q, k with independent N(0, 1) components; rows of n keys per query, ``trials`` queries."""
     if d_k < 1:
         raise ValueError(f"scaling_stats: d_k must be ≥ 1, got {d_k!r}")
@@ -197,31 +205,39 @@ class AttentionRun:
         return self.macs["Q K^T"] + self.macs["A V"]
 
 
-def run_attention(n: int, m: int, d_model: int, h: int, seed: int = SEED) -> AttentionRun:
+def run_attention(n: int, m: int, d_model: int, h: int, seed: int = SEED, execute: bool = True) -> AttentionRun:
     """Multi-head attention with random weights: n queries from X_dec (n, d_model), m keys/values from X_enc.
 
     With n = m and X_dec = X_enc this is self-attention. Multiply-adds are counted from the operand shapes
     of the products that are really executed (a (a×b)·(b×c) product costs a·b·c), independently of the
-    closed forms in :mod:`counting`.
+    closed forms in :mod:`counting`. ``execute=False`` is a dry run: the same code path with every shape
+    checked and every product counted, but each product returns zeros of its result shape instead of doing
+    the arithmetic (the counts of n = 512 then cost milliseconds, not seconds; tests check that both
+    modes count the same).
     """
     if d_model % h:
         raise ValueError(f"run_attention: h = {h} must divide d_model = {d_model}")
     rng = _rng(seed)
     d_k = d_model // h
-    X_dec = rng.standard_normal((n, d_model))
-    X_enc = X_dec if m == n else rng.standard_normal((m, d_model))
-    W_Q, W_K, W_V, W_O = (rng.standard_normal((d_model, d_model)) / np.sqrt(d_model) for _ in range(4))
+    draw = rng.standard_normal if execute else np.zeros
+    X_dec = draw((n, d_model))
+    X_enc = X_dec if m == n else draw((m, d_model))
+    W_Q, W_K, W_V, W_O = (draw((d_model, d_model)) / np.sqrt(d_model) for _ in range(4))
     macs: dict[str, int] = {}
 
     def matmul(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if a.shape[-1] != b.shape[-2]:
+            raise ValueError(f"run_attention: {name}: operand shapes {a.shape} and {b.shape} do not chain")
         macs[name] = macs.get(name, 0) + int(np.prod(a.shape[:-1])) * a.shape[-1] * b.shape[-1]
-        return a @ b
+        if execute:
+            return a @ b
+        return np.zeros((*np.broadcast_shapes(a.shape[:-2], b.shape[:-2]), a.shape[-2], b.shape[-1]))
 
     Q = ops.split_heads(matmul("Q = X_dec W^Q", X_dec, W_Q), h).transpose(1, 0, 2)  # (h, n, d_k)
     K = ops.split_heads(matmul("K = X_enc W^K", X_enc, W_K), h).transpose(1, 0, 2)  # (h, m, d_k)
     V = ops.split_heads(matmul("V = X_enc W^V", X_enc, W_V), h).transpose(1, 0, 2)  # (h, m, d_v)
     scores = matmul("Q K^T", Q, K.transpose(0, 2, 1)) / np.sqrt(d_k)  # (h, n, m)
-    attn = ops.softmax(scores)
+    attn = ops.softmax(scores) if execute else scores  # a dry run only needs the shape (h, n, m)
     heads = matmul("A V", attn, V)  # (h, n, d_v)
     concat = ops.concat_heads(heads.transpose(1, 0, 2))  # (n, h·d_v)
     out = matmul("Concat W^O", concat, W_O)  # (n, d_model)
@@ -285,7 +301,11 @@ class EmbeddingScale:
     pe_norm: float  # ‖PE(pos)‖ (the same for every pos)
 
 
-def embedding_scale(d_model: int, vocab: int = 1000, seed: int = SEED) -> EmbeddingScale:
+EMBEDDING_VOCAB = 1000
+"""Rows of the random embedding table whose mean norm the overview page quotes."""
+
+
+def embedding_scale(d_model: int, vocab: int = EMBEDDING_VOCAB, seed: int = SEED) -> EmbeddingScale:
     """Norms of an embedding table initialised as N(0, 1/d_model) before and after the √d_model factor."""
     E = _rng(seed).standard_normal((vocab, d_model)) / np.sqrt(d_model)
     norm = float(np.linalg.norm(E, axis=-1).mean())
@@ -326,7 +346,11 @@ class ActivationComparison:
     gelu_negative_fraction: float  # share of negative GELU outputs on N(0, 1) inputs
 
 
-def compare_activations(samples: int = 100_000, seed: int = SEED) -> ActivationComparison:
+ACTIVATION_SAMPLES = 100_000
+"""N(0, 1) inputs on which the share of exact zeros of ReLU and GELU is counted."""
+
+
+def compare_activations(samples: int = ACTIVATION_SAMPLES, seed: int = SEED) -> ActivationComparison:
     """GELU's minimum (Newton on its derivative) and how often each activation outputs 0 on N(0, 1)."""
     x = -0.75
     for _ in range(50):  # Newton on GELU'(x) = 0, second derivative by central difference
@@ -450,10 +474,10 @@ def _continue_from_ffn(sum_: np.ndarray, W: StackWeights, wiring: str, layer: in
     return x if wiring == "post" else ops.layer_norm(x)
 
 
-def ffn_output_gradients(
+def numeric_ffn_output_gradients(
     x0: np.ndarray, W: StackWeights, wiring: str, r: np.ndarray, eps: float = 1e-6
 ) -> list[np.ndarray]:
-    """δ_l = ∂loss/∂(FFN output of block l), (T, d) per layer, by central differences.
+    """δ_l = ∂loss/∂(FFN output of block l), (T, d) per layer, by central differences (slow; the check route).
 
     All T·d perturbations of one layer run as one batch through the rest of the stack.
     """
@@ -467,6 +491,67 @@ def ffn_output_gradients(
         minus = _readout(_continue_from_ffn(base - basis, W, wiring, layer), r)
         deltas.append(((plus - minus) / (2 * eps)).reshape(T, d))
     return deltas
+
+
+# Backward passes (reverse mode by hand): each takes the forward input and ∂loss/∂output, returns ∂loss/∂input.
+
+
+def _layer_norm_backward(x: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """y = (x − μ)/σ per row: ∂loss/∂x = (g − mean(g) − y·mean(g·y)) / σ."""
+    mu = x.mean(axis=-1, keepdims=True)
+    sigma = np.sqrt(((x - mu) ** 2).mean(axis=-1, keepdims=True) + ops.LAYER_NORM_EPS)
+    y = (x - mu) / sigma
+    return (grad - grad.mean(axis=-1, keepdims=True) - y * (grad * y).mean(axis=-1, keepdims=True)) / sigma
+
+
+def _self_attention_backward(x: np.ndarray, W: StackWeights, layer: int, grad: np.ndarray) -> np.ndarray:
+    """Reverse of :func:`_self_attention` for one sequence x (T, d)."""
+    T, d = x.shape
+    h, d_k = W.h, d // W.h
+
+    def heads(a: np.ndarray) -> np.ndarray:  # (T, d) → (h, T, d_k)
+        return a.reshape(T, h, d_k).transpose(1, 0, 2)
+
+    def merge(a: np.ndarray) -> np.ndarray:  # (h, T, d_k) → (T, d)
+        return a.transpose(1, 0, 2).reshape(T, d)
+
+    q, k, v = (heads(x @ M[layer]) for M in (W.W_Q, W.W_K, W.W_V))
+    _, _, attn = ops.scaled_dot_product_attention(q, k, v)  # (h, T, T)
+    d_heads = heads(grad @ W.W_O[layer].T)  # ∂/∂(per-head outputs)
+    d_attn = d_heads @ v.transpose(0, 2, 1)
+    d_v = attn.transpose(0, 2, 1) @ d_heads
+    d_scores = attn * (d_attn - (d_attn * attn).sum(axis=-1, keepdims=True)) / np.sqrt(d_k)  # softmax Jacobian
+    d_q, d_k_ = d_scores @ k, d_scores.transpose(0, 2, 1) @ q
+    return merge(d_q) @ W.W_Q[layer].T + merge(d_k_) @ W.W_K[layer].T + merge(d_v) @ W.W_V[layer].T
+
+
+def _ffn_backward(a: np.ndarray, W: StackWeights, layer: int, grad: np.ndarray) -> np.ndarray:
+    """Reverse of ReLU(a·W1)·W2: ReLU passes the gradient only where its input was positive."""
+    return ((grad @ W.W2[layer].T) * (a @ W.W1[layer] > 0)) @ W.W1[layer].T
+
+
+def ffn_output_gradients(x0: np.ndarray, W: StackWeights, wiring: str, r: np.ndarray) -> list[np.ndarray]:
+    """δ_l = ∂loss/∂(FFN output of block l), (T, d) per layer, by one backward pass (the chain rule by hand).
+
+    loss = Σ output·r. Tests check it against :func:`numeric_ffn_output_gradients` and torch's autograd.
+    """
+    run = forward_stack(x0, W, wiring)
+    inputs = [x0, *run.stream[:-1]]  # the stream entering each block
+    grad = r if wiring == "post" else _layer_norm_backward(run.stream[-1], r)  # ∂loss/∂(last stream)
+    deltas: list[np.ndarray] = []
+    for layer in reversed(range(W.n_layers)):
+        x, mid = inputs[layer], run.mid[layer]
+        if wiring == "post":  # mid = LN(s1), s1 = x + attn(x); stream = LN(s2), s2 = mid + ffn(mid)
+            delta = _layer_norm_backward(mid + run.ffn_out[layer], grad)  # ∂loss/∂s2 = ∂loss/∂ffn_out
+            grad_mid = delta + _ffn_backward(mid, W, layer, delta)
+            grad_s1 = _layer_norm_backward(x + _self_attention(x, W, layer), grad_mid)
+            grad = grad_s1 + _self_attention_backward(x, W, layer, grad_s1)
+        else:  # mid = x + attn(LN(x)); stream = mid + ffn(LN(mid))
+            delta = grad
+            grad_mid = grad + _layer_norm_backward(mid, _ffn_backward(ops.layer_norm(mid), W, layer, grad))
+            grad = grad_mid + _layer_norm_backward(x, _self_attention_backward(ops.layer_norm(x), W, layer, grad_mid))
+        deltas.append(delta)
+    return deltas[::-1]
 
 
 def ffn_weight_gradient_norms(x0: np.ndarray, W: StackWeights, wiring: str, r: np.ndarray) -> np.ndarray:
@@ -502,8 +587,18 @@ class LNComparison:
         return float(g[-1] / g[0])
 
 
+LN_D_MODEL, LN_HEADS, LN_D_FF, LN_TOKENS, LN_SEEDS = 32, 4, 128, 8, 4
+"""Sizes of the Post-LN/Pre-LN experiment: small enough to run in milliseconds, with d_ff = 4·d_model as in
+the original; LN_SEEDS random stacks give the spread of the gradient profile."""
+
+
 def compare_ln_placement(
-    n_layers: int = 6, d_model: int = 32, h: int = 4, d_ff: int = 128, T: int = 8, n_seeds: int = 4
+    n_layers: int = 6,
+    d_model: int = LN_D_MODEL,
+    h: int = LN_HEADS,
+    d_ff: int = LN_D_FF,
+    T: int = LN_TOKENS,
+    n_seeds: int = LN_SEEDS,
 ) -> LNComparison:
     """Same random weights, same input, same read-out per seed; only the place of the LayerNorm differs."""
     rms: dict[str, np.ndarray] = {}
@@ -552,6 +647,11 @@ CROSS_N, CROSS_M = 3, 5
 PE_CHECK_T = 128
 """Positions over which the rotation identity is checked on the page."""
 PE_OFFSETS = (1, 2, 5, 10, 50)
+"""Offsets k of the rotation check."""
+PE_SPAN = 1000
+"""Positions 0 … PE_SPAN − 1 over which the page measures ‖PE(pos)‖ and PE(pos)·PE(pos + k)."""
+PE_DOT_POSITIONS = (0, 37, 400)
+"""Starting positions of the three PE(pos)·PE(pos + k) curves drawn on the page."""
 LN_LAYERS = 6
 """Blocks in the Post-LN/Pre-LN experiment: N of the original Transformer."""
 
@@ -568,7 +668,9 @@ _LAZY = {
     "SCALING": lambda: {d_k: scaling_stats(d_k) for d_k in (1, 8, _base().d_k)},
     "CROSS": lambda: run_attention(CROSS_N, CROSS_M, _base().d_model, _base().n_heads),
     "HEAD_COST": lambda: {
-        (n, h): run_attention(n, n, _base().d_model, h) for n in HEAD_COST_LENGTHS for h in (1, _base().n_heads)
+        (n, h): run_attention(n, n, _base().d_model, h, execute=False)
+        for n in HEAD_COST_LENGTHS
+        for h in (1, _base().n_heads)
     },
     "PE_ROTATION_ERROR": lambda: pe_rotation_error(PE_CHECK_T, _base().d_model, PE_OFFSETS),
     "EMBEDDING": lambda: embedding_scale(_base().d_model),

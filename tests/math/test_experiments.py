@@ -88,6 +88,22 @@ def test_one_head_and_h_heads_cost_the_same_multiplies():
         assert many.softmax_entries == h * one.softmax_entries
 
 
+@pytest.mark.parametrize(("n", "m", "h"), [(4, 4, 1), (3, 5, 8), (16, 16, 4)])
+def test_dry_run_counts_and_shapes_equal_the_executed_run(n, m, h):
+    real, dry = experiments.run_attention(n, m, 64, h), experiments.run_attention(n, m, 64, h, execute=False)
+    assert dry.macs == real.macs
+    assert dry.shapes == real.shapes
+    assert dry.softmax_entries == real.softmax_entries
+    assert not np.any(dry.attn)  # the dry run really skipped the arithmetic
+
+
+def test_head_cost_is_a_dry_run_of_the_base_sizes():
+    d = TRANSFORMER_BASE.d_model
+    for (n, h), run in experiments.HEAD_COST.items():
+        assert run.shapes["X_dec"] == (n, d)
+        assert run.shapes["Q"] == (h, n, d // h)
+
+
 def test_run_attention_rejects_indivisible_heads():
     with pytest.raises(ValueError, match="h = 3 must divide d_model = 16"):
         experiments.run_attention(2, 2, 16, 3)
@@ -174,7 +190,20 @@ def test_random_stack_rejects_bad_sizes():
 
 
 @pytest.mark.parametrize("wiring", experiments.WIRINGS)
-def test_finite_difference_gradients_match_torch_autograd(wiring):
+def test_backprop_gradients_match_central_differences(wiring):
+    n_layers, d, h, d_ff, T = 4, 12, 3, 24, 5
+    W = experiments.random_stack(n_layers, d, h, d_ff, seed=5)
+    rng = np.random.default_rng(6)
+    x0, r = rng.standard_normal((T, d)), rng.standard_normal((T, d))
+    ours = experiments.ffn_output_gradients(x0, W, wiring, r)
+    numeric = experiments.numeric_ffn_output_gradients(x0, W, wiring, r)
+    for a, b in zip(ours, numeric, strict=True):
+        np.testing.assert_allclose(a, b, atol=1e-7)
+    assert max(np.abs(b).max() for b in numeric) > 0.1  # not a comparison of zeros
+
+
+@pytest.mark.parametrize("wiring", experiments.WIRINGS)
+def test_backprop_gradients_match_torch_autograd(wiring):
     torch = pytest.importorskip("torch", reason="torch (the optional cross-check extra) is not installed")
     n_layers, d, h, d_ff, T = 3, 8, 2, 16, 4
     W = experiments.random_stack(n_layers, d, h, d_ff, seed=3)
