@@ -2,19 +2,10 @@
 
 Expected values are computed here from ``transformer_math`` (ops, panels, derivations) and formatted with
 the page's display rule (``transformer_site.panels.format_value``); nothing is typed in by hand.
-Set ``PANELS_SITE_DIR`` to an already built site to skip the build (handy while editing).
+Set ``SITE_DIR`` to an already built site to skip the build (see tests/browser/conftest.py).
 """
 
 from __future__ import annotations
-
-import functools
-import http.server
-import os
-import shutil
-import subprocess
-import sys
-import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,61 +17,18 @@ from transformer_site.panels import CELL_DECIMALS, DERIVATION_DECIMALS, STAT_DEC
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGE = "tryit/"
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-
-
-def _skip_or_fail(reason: str):
-    if os.environ.get("REQUIRE_BROWSER") == "1":
-        pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    given = os.environ.get("PANELS_SITE_DIR")
-    if given:
-        return Path(given)
-    site_dir = tmp_path_factory.mktemp("site-panels")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
-        cwd=ROOT, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), capture_output=True, text=True,
-    )  # fmt: skip
-    assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr[-4000:]}"
-    return site_dir
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):
-        pass
+def base_url(shared_server: str) -> str:
+    """The site built once per session by tests/browser/conftest.py (``SITE_DIR`` reuses a built one)."""
+    return shared_server
 
 
 @pytest.fixture(scope="module")
-def base_url(site: Path):
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = shutil.which("chromium")
-    if executable is None:
-        _skip_or_fail("Debian's chromium is not installed")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _skip_or_fail("playwright (Python) is not installed")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, headless=True, args=FLAGS)
-        yield chromium
-        chromium.close()
+def browser(shared_browser):
+    return shared_browser
 
 
 @pytest.fixture(scope="module")
