@@ -201,14 +201,6 @@ def mlm_simulation(repeats: int = MLM_REPEATS, seed: int = MLM_SEED):
     return result
 
 
-@cache
-def scaling_stats(d_k: int):
-    """:func:`experiments.scaling_stats` with its defaults, cached: the review page quotes four of its fields."""
-    from .experiments import scaling_stats as measure
-
-    return measure(d_k)
-
-
 # --- the scale notes: where the attention core overtakes the rest of the block -----------------------------
 
 

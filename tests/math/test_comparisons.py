@@ -144,12 +144,6 @@ def test_cached_results_are_read_only():
         comparisons.dropout_demo(0.1)["mean"] = 2.0
 
 
-def test_scaling_stats_is_experiments_measurement():
-    from transformer_math import experiments
-
-    assert comparisons.scaling_stats(64) == experiments.scaling_stats(64)
-
-
 def test_adam_updates_match_torch():
     torch = pytest.importorskip("torch", reason="torch (the independent reference) is not installed")
     rng = np.random.default_rng(3)
