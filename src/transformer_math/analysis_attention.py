@@ -19,6 +19,29 @@ from .block import BlockTrace
 from .preset import BONDS, D_K, D_MODEL, N_HEADS, SENTENCES, T
 
 
+# ---------------------------------------------------------------------------------------------- rounding noise
+def machine_epsilon() -> float:
+    """float64's machine epsilon (gap between 1 and the next float): 2**-52 on every IEEE-754 machine."""
+    return float(np.finfo(np.float64).eps)
+
+
+def eps_multiple_within(value: float, bound: int) -> int:
+    """``bound`` when |value| ≤ bound · ε, else the smallest integer n with |value| ≤ n · ε.
+
+    A rounding residual such as 1.1e-16 depends on the CPU, libm and BLAS, so prose must not quote it. Prose
+    quotes the bound instead (``{{ 8 = analysis_attention.eps_multiple_within(x, 8) }}``): the number is the
+    same on every machine while the residual stays under it, and the check fails (showing the real multiple)
+    the day it does not.
+    """
+    if not isinstance(bound, (int, np.integer)) or isinstance(bound, bool) or bound < 1:
+        raise ValueError(f"bound must be a positive integer multiple of machine epsilon, got {bound!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"value must be finite, got {value!r}")
+    multiple = abs(value) / machine_epsilon()
+    return int(bound) if multiple <= bound else int(np.ceil(multiple))
+
+
 # ---------------------------------------------------------------------------------------------- argument checks
 def _sentence(sentence_number: int) -> preset.Sentence:
     if sentence_number not in range(1, len(SENTENCES) + 1):
@@ -335,6 +358,21 @@ def weakest_verdict() -> RelationVerdict:
 
 def strongest_verdict() -> RelationVerdict:
     return max(all_verdicts(), key=lambda v: v.margin)
+
+
+def runner_up_is_next_strongest_key(v: RelationVerdict) -> bool:
+    """Is the runner-up the position with the largest noun key X[j, d0] once the intended key is left out?
+
+    Every bond's key column is X[:, d0] and the bond queries are positive, so the row's order of scores is the
+    order of X[j, d0]: the runner-up is decided by the key side alone (§3 checks this on all 16 relations).
+    """
+    key_strength = _trace(v.sentence).X[:, 0].copy()
+    key_strength[v.key_pos] = -np.inf
+    return int(np.argmax(key_strength)) == v.runner_up_pos
+
+
+def n_runner_up_is_next_strongest_key() -> int:
+    return sum(runner_up_is_next_strongest_key(v) for v in all_verdicts())
 
 
 def distinct_verdict_weights() -> int:

@@ -33,6 +33,13 @@ FIRING_THRESHOLD = 0.5
 FLOAT64_EPS = float(np.finfo(np.float64).eps)
 """The spacing of float64 numbers near 1: the scale of the rounding differences §9 reports."""
 
+CROSSCHECK_EPS_BOUND = 64
+"""§9 promises numpy vs PyTorch differences ≤ this many machine epsilons; the §9 snippet asserts it at build time.
+
+Measured 8 ε on the build machine (the exact multiple depends on CPU and BLAS): the bound leaves room for
+other machines while staying far below the 1e-12 test tolerance and any formula error (§9: 0.098).
+"""
+
 
 # ----------------------------------------------------------------------------------------------- LayerNorm
 @dataclass(frozen=True)
@@ -458,6 +465,15 @@ def own_category_value(trace: BlockTrace, t: int, with_residual: bool = True) ->
     return float(out[t, category])
 
 
+def n_residual_keeps_own_category() -> int:
+    """How many of the 8 × T tokens have a larger own-category value with the residual than without (§5)."""
+    return sum(
+        own_category_value(_trace(n), t) > own_category_value(_trace(n), t, with_residual=False)
+        for n in range(1, len(preset.SENTENCES) + 1)
+        for t in range(preset.T)
+    )
+
+
 def unused_hidden_max() -> float:
     """max |ffn_h| over the unused units h16 … h31 on all eight sentences (GELU(0) = 0)."""
     first_unused = preset.N_SINGLE_DETECTORS + len(preset.AND_DETECTOR_FEATURES)
@@ -520,3 +536,21 @@ def unbiased_variance_difference() -> float:
         unbiased = (r - r.mean(axis=1, keepdims=True)) / np.sqrt(r.var(axis=1, ddof=1, keepdims=True) + preset.EPS)
         worst = max(worst, float(np.abs(unbiased - _trace(n).ln1_out).max()))
     return worst
+
+
+def permutation_difference_max(position_scale: float) -> float:
+    """:func:`permutation_difference` for the worst of the eight sentences (§8)."""
+    return max(permutation_difference(n, position_scale) for n in range(1, len(preset.SENTENCES) + 1))
+
+
+def derivation_max_difference() -> float:
+    """Largest |derivation − forward value| over every cell of every stage of derivations, all eight sentences."""
+    from . import derivations  # derivations imports the traces; imported here like _trace
+
+    worst = 0.0
+    for n in range(1, len(preset.SENTENCES) + 1):
+        trace = _trace(n)
+        for stage in derivations.STAGES:
+            for der in derivations.derive_all(trace, stage):
+                worst = max(worst, abs(der.value - derivations.trace_value(trace, der)))
+    return float(worst)

@@ -148,3 +148,56 @@ def test_head_of_dim_and_sizes():
 def test_bad_input_names_the_argument(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_machine_epsilon_is_float64s_gap_above_one():
+    eps = A.machine_epsilon()
+    assert eps == 2.0**-52
+    assert 1.0 + eps != 1.0 and 1.0 + eps / 2 == 1.0
+
+
+@pytest.mark.parametrize(
+    ("value", "bound", "expected"),
+    [
+        (0.0, 4, 4),
+        (2.0**-53, 4, 4),
+        (4 * 2.0**-52, 4, 4),
+        (-3 * 2.0**-52, 4, 4),
+        (4.4 * 2.0**-52, 4, 5),
+        (1e-3, 16, None),
+    ],
+)
+def test_eps_multiple_within_quotes_the_bound_until_it_is_broken(value, bound, expected):
+    got = A.eps_multiple_within(value, bound)
+    if expected is None:  # far outside: the real multiple, so a page quoting the bound fails visibly
+        assert got == math.ceil(1e-3 / 2.0**-52)
+    else:
+        assert got == expected
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True, "4"])
+def test_eps_multiple_within_rejects_a_bad_bound(bad):
+    with pytest.raises(ValueError, match="bound"):
+        A.eps_multiple_within(1e-16, bad)
+
+
+def test_eps_multiple_within_rejects_nan():
+    with pytest.raises(ValueError, match="value"):
+        A.eps_multiple_within(float("nan"), 4)
+
+
+def test_runner_up_follows_the_noun_key_by_an_independent_recomputation():
+    # order the other keys by the score each gets from the intended query, recomputed from X, W_Q, W_K
+    weights = build_preset()
+    agree = 0
+    for v in A.all_verdicts():
+        sentence = SENTENCES[v.sentence - 1]
+        X = weights.W_E[sentence.token_ids] + ops.positional_encoding(T, D_MODEL)
+        cols = slice(v.head * D_K, (v.head + 1) * D_K)
+        scores_row = (X @ weights.W_K[:, cols]) @ (X[v.query_pos] @ weights.W_Q[:, cols])
+        scores_row[v.key_pos] = -np.inf
+        noun_key = X[:, 0].copy()
+        noun_key[v.key_pos] = -np.inf
+        assert int(np.argmax(scores_row)) == v.runner_up_pos
+        agree += int(np.argmax(noun_key)) == v.runner_up_pos
+    assert A.n_runner_up_is_next_strongest_key() == agree

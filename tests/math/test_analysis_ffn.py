@@ -242,3 +242,25 @@ def test_the_two_routes_agree_on_the_preset():
     assert {(a.sentence, a.t, a.k) for a in rows if a.pos > a.tok} == {
         (a.sentence, a.t, a.k) for a in rows if a.position_driven
     }
+
+
+def test_residual_count_agrees_with_the_per_token_check():
+    by_hand = 0
+    for n in range(1, len(preset.SENTENCES) + 1):
+        tr = preset_trace(n)
+        without = ops.layer_norm(tr.Y, eps=preset.EPS)
+        for t in range(preset.T):
+            c = preset.LEXICON[preset.VOCAB[int(tr.tokens[t])]][0]
+            by_hand += tr.ln1_out[t, c] > without[t, c]
+    assert A.n_residual_keeps_own_category() == by_hand
+
+
+def test_worst_case_helpers_take_the_max_over_the_sentences():
+    assert A.permutation_difference_max(1.0) == max(A.permutation_difference(n, 1.0) for n in range(1, 9))
+    assert A.permutation_difference_max(1.0) > 0.1  # with W_P the order matters: not a vacuous max
+    assert 0.0 <= A.derivation_max_difference() < 1e-12
+
+
+def test_crosscheck_bound_sits_between_rounding_and_the_test_tolerance():
+    # §9 quotes this bound; it must be above a few ulps yet below the 1e-12 tolerance of the torch test
+    assert 8 <= A.CROSSCHECK_EPS_BOUND and A.CROSSCHECK_EPS_BOUND * A.FLOAT64_EPS < 1e-12
