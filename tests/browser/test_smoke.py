@@ -6,21 +6,12 @@ but ours, every formula typeset by KaTeX with no error node, every figure of non
 screenshot of each page and palette goes to ``screenshots/`` (gitignored) for a human look.
 
 Skipped with a reason when chromium or Playwright is missing, unless ``REQUIRE_BROWSER=1`` (CI).
-``SMOKE_SITE_DIR=<dir>`` tests an already built site; ``SMOKE_PROJECT_DIR=<dir>`` builds another checkout
-(e.g. ``git archive HEAD`` extracted) instead of this work tree.
+The site is built once per session by tests/browser/conftest.py; ``SITE_DIR=<dir>`` tests an already built one.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
-import os
 import re
-import shutil
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -29,26 +20,8 @@ import yaml
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
-REPO = Path(__file__).resolve().parents[2]
-# The project to build (default: this work tree). Pointing it at a clean export (git archive HEAD) tests the
-# committed site while pages are being written in the work tree.
-ROOT = Path(os.environ.get("SMOKE_PROJECT_DIR", REPO)).resolve()
-SCREENSHOTS = REPO / "screenshots"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _require_or_skip(reason: str):
-    if os.environ.get("REQUIRE_BROWSER") == "1":
-        pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
-    pytest.skip(reason)
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "screenshots"
 
 
 def nav_pages(config_path: Path = ROOT / "mkdocs.yml") -> list[str]:
@@ -76,29 +49,19 @@ def page_url_path(md_path: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    if os.environ.get("SMOKE_SITE_DIR"):  # an already built site (e.g. the CI's strict build), used as is
-        return Path(os.environ["SMOKE_SITE_DIR"]).resolve()
-    site_dir = tmp_path_factory.mktemp("site")
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    if ROOT != REPO:  # build the exported tree's src, not the editable install's (this work tree)
-        env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
-    start = time.perf_counter()
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
-        cwd=ROOT, env=env, capture_output=True, text=True,
-    )  # fmt: skip
-    elapsed = time.perf_counter() - start
-    assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stderr[-4000:]}"
-    size = sum(f.stat().st_size for f in site_dir.rglob("*") if f.is_file())
-    print(f"\nstrict build: {elapsed:.1f} s, site {size / 1e6:.2f} MB in {site_dir}")
-    weights = figure_weights(site_dir)
-    if weights:
-        total = sum(w for w, _, _ in weights)
-        print(f"{len(weights)} figures, {total / 1024:.0f} KB of inline SVG; heaviest:")
-        for weight, page, label in weights[:5]:
-            print(f"  {weight / 1024:6.1f} KB  {page}  {label[:60]}")
-    return site_dir
+def built_site(shared_site: Path) -> Path:
+    """The one strict build of the session (tests/browser/conftest.py; ``SITE_DIR`` reuses a built site)."""
+    return shared_site
+
+
+@pytest.fixture(scope="session")
+def server(shared_server: str) -> str:
+    return shared_server
+
+
+@pytest.fixture(scope="session")
+def browser(shared_browser):
+    return shared_browser
 
 
 def figure_weights(site_dir: Path) -> list[tuple[int, str, str]]:
@@ -111,36 +74,21 @@ def figure_weights(site_dir: Path) -> list[tuple[int, str, str]]:
     return sorted(found, reverse=True)
 
 
-@pytest.fixture(scope="session")
-def server(built_site: Path):
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+MAX_FIGURE_BYTES = 150_000  # a 16 × 16 annotated heatmap is about 55 KB; three times that is a mistake
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):
-        pass
-
-
-@pytest.fixture(scope="session")
-def browser():
-    executable = shutil.which("chromium")
-    if executable is None:
-        _require_or_skip("Debian's chromium is not installed (apt-get install -y chromium fonts-ipaexfont-gothic)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _require_or_skip("playwright (Python) is not installed")
-    # launch() starts chromium with a fresh temporary profile (its own --user-data-dir), removed afterwards.
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
+def test_figures_have_alt_text_and_reasonable_weight(built_site: Path):
+    weights = figure_weights(built_site)
+    pages = {p.parent for p in built_site.rglob("index.html")}
+    size = sum(f.stat().st_size for f in built_site.rglob("*") if f.is_file())
+    print(f"\nsite {size / 1e6:.2f} MB in {len(pages)} pages; {len(weights)} figures, "
+          f"{sum(w for w, _, _ in weights) / 1024:.0f} KB of inline SVG; heaviest:")  # fmt: skip
+    for weight, page, label in weights[:5]:
+        print(f"  {weight / 1024:6.1f} KB  {page}  {label[:60]}")
+    assert weights, "no figure found in the built site"
+    assert all(label.strip() for _, _, label in weights), "a figure without alt text"
+    heavy = [(w, p, label[:40]) for w, p, label in weights if w > MAX_FIGURE_BYTES]
+    assert not heavy, f"figures over {MAX_FIGURE_BYTES} bytes: {heavy}"
 
 
 # Opens the tab (and <details>) holding each figure, then measures it. Returns [[label, width, height], …].
@@ -253,8 +201,12 @@ _BROKEN_PAGE = """<!doctype html><html><head><meta charset="utf-8">
 
 def test_the_checks_catch_a_broken_page(browser, server, built_site: Path):
     """The inspector itself: a page with a bad formula, a third-party request and an empty figure fails."""
-    (built_site / "__broken__.html").write_text(_BROKEN_PAGE.format(base="/"), encoding="utf-8")
-    problems = "\n".join(inspect_page(browser, server, "__broken__.html", "dark"))
+    broken = built_site / "__broken__.html"
+    broken.write_text(_BROKEN_PAGE.format(base="/"), encoding="utf-8")
+    try:
+        problems = "\n".join(inspect_page(browser, server, broken.name, "dark"))
+    finally:  # the site is shared with the other browser tests
+        broken.unlink()
     assert "formula with an error" in problems and "KaTeX" in problems, problems
     assert "request to another host: https://example.com/tracker.png" in problems, problems
     assert "figure of zero size: empty" in problems, problems
@@ -270,25 +222,3 @@ def test_url_mapping():
     assert page_url_path("index.md") == ""
     assert page_url_path("notes/03-attention.md") == "notes/03-attention/"
     assert page_url_path("chapter/index.md") == "chapter/"
-
-
-@pytest.mark.parametrize("query", ["softmax", "注意"])
-def test_search_finds_pages(browser, server, query: str):
-    """Material's client-side search with lunr's Japanese support loads from our host and returns hits."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
-    page = context.new_page()
-    failures: list[str] = []
-    page.on("response", lambda r: r.status >= 400 and failures.append(f"HTTP {r.status}: {r.url}"))
-    page.on("console", lambda m: m.type == "error" and failures.append(f"console error: {m.text}"))
-    try:
-        page.goto(server, wait_until="networkidle")
-        page.click("label.md-search__icon, .md-search__input")
-        box = page.locator("input.md-search__input")
-        box.fill(query)
-        box.press("End")  # typing into the filled box is what triggers Material's search
-        page.wait_for_selector(".md-search-result__item", timeout=15_000)
-        hits = page.locator(".md-search-result__item").count()
-        assert hits > 0
-        assert not failures, "\n".join(failures)
-    finally:
-        context.close()
