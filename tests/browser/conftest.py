@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -51,13 +52,37 @@ def shared_site(tmp_path_factory) -> Path:
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    """Serves the built site as if it were deployed at ``site_url``: Material's instant navigation only
+    follows links listed in sitemap.xml, whose URLs carry site_url; they are rewritten to this server."""
+
+    site_url = ""
+
     def log_message(self, format, *args):
         pass
+
+    def do_GET(self):
+        if not (self.site_url and self.path.split("?")[0].endswith("/sitemap.xml")):
+            return super().do_GET()
+        path = Path(self.translate_path(self.path))
+        local = f"http://{self.headers['Host']}/"
+        body = path.read_text(encoding="utf-8").replace(self.site_url, local).encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def site_url() -> str:
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    match = re.search(r"^site_url:\s*(\S+)", config, re.MULTILINE)
+    return match.group(1) if match else ""
 
 
 @pytest.fixture(scope="session")
 def shared_server(shared_site: Path):
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(shared_site)))
+    handler = type("Handler", (_Quiet,), {"site_url": site_url()})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(shared_site)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
     httpd.shutdown()
@@ -77,6 +102,11 @@ def shared_browser():
         browser = playwright.chromium.launch(executable_path=executable, headless=True, args=FLAGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def shared_pages(shared_site: Path) -> list[str]:
+    return site_pages(shared_site)
 
 
 def site_pages(site: Path) -> list[str]:

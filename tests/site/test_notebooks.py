@@ -1,0 +1,124 @@
+"""Each page as a notebook: generated from the page's Markdown and snippet files, runnable top to bottom.
+
+The pages are whatever ``docs/**/*.md`` holds now (pages written later are covered automatically). Every
+notebook is executed with nbclient on the ``python3`` kernel of this interpreter (ipykernel), with the
+package installed, as CI does; the count and the run time are printed.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from transformer_site.checked.syntax import find_checked_numbers
+from transformer_site.notebooks import download_button, notebook_path, page_notebook, split_page
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = sorted(p for p in (ROOT / "docs").rglob("*.md") if "assets" not in p.parts)
+_EXEC_FENCE = re.compile(r"""^[ \t]*`{3,}\s*python[^\n]*\bexec=["']?on""", re.MULTILINE)
+
+
+def _rel(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
+
+
+def _notebooks() -> dict[str, nbformat.NotebookNode]:
+    out = {}
+    for page in PAGES:
+        notebook = page_notebook(page.read_text(encoding="utf-8"), _rel(page), ROOT)
+        if notebook is not None:
+            out[_rel(page)] = notebook
+    return out
+
+
+def test_every_page_with_executed_code_has_a_notebook():
+    with_code = {_rel(p) for p in PAGES if _EXEC_FENCE.search(p.read_text(encoding="utf-8"))}
+    assert with_code, "no page runs code: the notebook export would be tested on nothing"
+    assert set(_notebooks()) == with_code
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_rel)
+def test_code_cells_are_the_snippets_and_numbers_are_literals(page: Path):
+    source = page.read_text(encoding="utf-8")
+    notebook = page_notebook(source, _rel(page), ROOT)
+    if notebook is None:
+        pytest.skip("page runs no code")
+    code = "\n".join(c.source for c in notebook.cells if c.cell_type == "code")
+    for include in re.findall(r"""--8<--\s+["']?([^"'\s]+)""", source):
+        snippet = (ROOT / include).read_text(encoding="utf-8").strip("\n")
+        assert snippet in code, f"{_rel(page)}: {include} is not in the notebook as it is"
+    prose = "\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
+    assert not find_checked_numbers(prose, "notebook"), "a checked-number token left in the prose (outside code)"
+    for number in find_checked_numbers(source, _rel(page)):
+        assert number.literal in prose, f"{number.location}: literal {number.literal!r} missing from the notebook"
+
+
+def test_split_page_keeps_order_indentation_and_shown_fences(tmp_path: Path):
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "a.py").write_text("print('<b>a</b>')\n", encoding="utf-8")
+    page = (
+        "# 題\n\n値は {{ 0.50 = 1 / 2 }} です。\n\n"
+        '=== "タブ"\n\n'
+        '    ```python exec="on" html="on" id="t-a"\n    --8<-- "snippets/a.py"\n    ```\n\n'
+        "```python\nshown_only = 1\n```\n\n後書き\n"
+    )
+    parts = split_page(page, "docs/t.md", tmp_path)
+    assert [p[0] for p in parts] == ["markdown", "code", "markdown"]
+    assert "値は 0.50 です" in parts[0][1] and "{{" not in parts[0][1]
+    assert parts[1][1:] == ("print('<b>a</b>')", "html")
+    assert "shown_only = 1" in parts[2][1]  # a fence that is only shown stays in the prose
+
+
+def test_missing_snippet_names_page_and_line(tmp_path: Path):
+    page = '# 題\n\n```python exec="on" id="x"\n--8<-- "snippets/none.py"\n```\n'
+    with pytest.raises(ValueError, match=r"docs/t\.md:3: .*snippets/none\.py"):
+        split_page(page, "docs/t.md", tmp_path)
+
+
+def test_download_link_is_relative_to_the_page():
+    assert 'href="../03-attention.ipynb"' in download_button("notes/03-attention/", "notes/03-attention.ipynb")
+    assert 'href="index.ipynb"' in download_button("tryit/", "tryit/index.ipynb")
+    assert notebook_path("notes/03-attention.md") == "notes/03-attention.ipynb"
+
+
+def test_generation_is_deterministic():
+    page = next(p for p in PAGES if _EXEC_FENCE.search(p.read_text(encoding="utf-8")))
+    first, second = (nbformat.writes(page_notebook(page.read_text(encoding="utf-8"), _rel(page), ROOT)) for _ in "12")
+    assert first == second
+
+
+def _execute(item: tuple[str, nbformat.NotebookNode]) -> tuple[str, float, str | None]:
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    name, notebook = item
+    start = time.perf_counter()
+    try:
+        NotebookClient(
+            notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
+        ).execute()
+    except CellExecutionError as err:
+        return name, time.perf_counter() - start, str(err)[-1500:]
+    shown = sum(
+        1 for c in notebook.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "display_data"
+    )
+    return name, time.perf_counter() - start, None if shown else "no figure or table was displayed"
+
+
+def test_every_notebook_runs_top_to_bottom():
+    pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    notebooks = _notebooks()
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=2) as pool:  # two kernels at a time: the machine is shared
+        results = list(pool.map(_execute, notebooks.items()))
+    elapsed = time.perf_counter() - start
+    print(f"\n{len(results)} notebooks executed in {elapsed:.1f} s (slowest: "
+          f"{max(results, key=lambda r: r[1])[0]} {max(r[1] for r in results):.1f} s)")  # fmt: skip
+    failures = [f"{name}: {error}" for name, _, error in results if error]
+    assert not failures, "\n\n".join(failures)
