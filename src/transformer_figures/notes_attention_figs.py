@@ -108,8 +108,8 @@ def positional_periods_figure() -> Figure:
     labels = [f"d{2 * i},d{2 * i + 1}" for i in range(len(periods))]
     ax.bar(labels, periods, color=ACCENT[0])
     ax.set_yscale("log")
-    ax.axhline(T, color=ACCENT[1], linewidth=1.5, linestyle="--")
-    ax.text(-0.4, T * 0.62, f"文の長さ T = {T}", color=ACCENT[1], ha="left", va="top", fontsize=9)
+    ax.axhline(T, color=ACCENT[1], linewidth=1.5, linestyle="--", label=f"文の長さ T = {T}")
+    ax.legend(loc="upper left", fontsize=9)  # a label on the line itself sat on the first bar
     for x, p in enumerate(periods):
         ax.text(x, p * 1.15, f"{p:,.0f}" if p >= 10 else f"{p:.2f}", ha="center", fontsize=8)
     ax.set_ylabel("周期 (位置の数, 対数軸)")
@@ -176,7 +176,8 @@ def bond_split_figure(sentence_number: int) -> Figure:
             role = "Q" if side == "query" else "K"
             ax.set_title(f"{b.name}  {role}[:, g{b.column}] = X[:, d{split.dim}]", fontsize=9)
             ax.grid(True, axis="y")
-    axes[0, 0].legend(loc="upper right", fontsize=8)
+    # above the panels: inside the first panel the legend covered the 美しい bar and its ◆
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), ncols=3, fontsize=9, loc="outside upper center")
     return fig
 
 

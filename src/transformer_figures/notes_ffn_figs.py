@@ -95,8 +95,8 @@ def ln_stats_figure(which: str) -> Figure:
     x = np.arange(len(SENTENCES) * preset.T)
     stats = [stats_of(preset_trace(s.number)) for s in SENTENCES]
     for ax, before, after, title in (
-        (axes[0], "mean_in", "mean_out", "平均 μ_t"),
-        (axes[1], "std_in", "std_out", "標準偏差 σ_t"),
+        (axes[0], "mean_in", "mean_out", "トークンごとの平均 μ"),
+        (axes[1], "std_in", "std_out", "トークンごとの標準偏差 σ"),
     ):
         ax.plot(x, np.concatenate([getattr(s, before) for s in stats]), "o", color=ACCENT[0], label="LN の前")
         ax.plot(x, np.concatenate([getattr(s, after) for s in stats]), "s", color=ACCENT[1], label="LN の後")
@@ -276,17 +276,18 @@ def derivation_html(der: Derivation, words: list[str], decimals: int = 4) -> str
         mu, var, root = der.intermediate("mu"), der.intermediate("var"), der.intermediate("sqrt_var_eps")
         x = der.intermediate("input")
         values = [term.value for term in der.terms]
-        # a signed sum (no "+ −0.475"), eight entries per line so that 16 entries stay within the page width
+        # a signed sum (no "+ −0.475"), four entries per line so that 16 entries fit a phone's column (~360 px)
         signed = [("- " if v < 0 else "+ ") + f(abs(v), 3) for v in values]
         signed[0] = f(values[0], 3)
-        chunks = [" ".join(signed[i : i + 8]) for i in range(0, len(signed), 8)]
+        chunks = [" ".join(signed[i : i + 4]) for i in range(0, len(signed), 4)]
         entries = r" \\ &\quad ".join(chunks)
         lines += [
             rf"\[\begin{{aligned}}\mu_{{{t}}} &= \tfrac{{1}}{{{D_MODEL}}}\,\big({entries}\big) \\ &= {f(mu)}"
             r"\end{aligned}\]",
-            rf"\[\sigma_{{{t}}}^2 = \tfrac{{1}}{{{D_MODEL}}}\sum_d (\mathrm{{{name}}}[{t},d] - \mu_{{{t}}})^2"
-            rf" = {f(var)},"
-            rf"\quad \sqrt{{\sigma_{{{t}}}^2 + \varepsilon}} = {f(root)}\]",
+            rf"\[\begin{{aligned}}\sigma_{{{t}}}^2 &= \tfrac{{1}}{{{D_MODEL}}}"
+            rf"\sum_d (\mathrm{{{name}}}[{t},d] - \mu_{{{t}}})^2"
+            rf" = {f(var)} \\"
+            rf"\sqrt{{\sigma_{{{t}}}^2 + \varepsilon}} &= {f(root)}\end{{aligned}}\]",
             rf"\[\mathrm{{{der.stage.replace('_', chr(92) + '_')}}}[{t},{d}] = "
             rf"{f(der.intermediate('gamma'), 1)} \cdot \frac{{{f(x)} - {f(mu)}}}{{{f(root)}}} + "
             rf"{f(der.intermediate('beta'), 1)} = {f(der.value)}\]",
@@ -297,7 +298,8 @@ def derivation_html(der: Derivation, words: list[str], decimals: int = 4) -> str
         products = " + ".join(rf"{f(term.factors[0].value)} \times {f(term.factors[1].value, 1)}" for term in der.terms)
         pre = der.intermediate("ffn_pre")
         lines += [
-            rf"\[\mathrm{{ffn\_pre}}[{t},{k}] = {products} + ({f(der.intermediate('b1'), 1)}) = {f(pre)}\]",
+            rf"\[\begin{{aligned}}\mathrm{{ffn\_pre}}[{t},{k}] &= {products} + ({f(der.intermediate('b1'), 1)}) \\"
+            rf" &= {f(pre)}\end{{aligned}}\]",
             rf"\[\sqrt{{2/\pi}}\,(x + 0.044715\,x^3) = {f(der.intermediate('tanh_arg'))}\]",
             rf"\[\mathrm{{ffn\_h}}[{t},{k}] = \tfrac12 \cdot {f(pre)} \cdot "
             rf"(1 + \tanh({f(der.intermediate('tanh_arg'))}))"
