@@ -162,7 +162,7 @@ def cross_heads_figure() -> Figure:
     attn = experiments.CROSS.attn  # (h, n, m)
     h, n, m = attn.shape
     cols = 4
-    fig, axes = new_figure(9.6, 3.4, nrows=(h + cols - 1) // cols, ncols=cols)
+    fig, axes = new_figure(9.6, 4.2, nrows=(h + cols - 1) // cols, ncols=cols)  # room between the two rows of titles
     rows = [f"dec{i}" for i in range(n)]
     keys = [f"enc{j}" for j in range(m)]
     for head, ax in enumerate(axes.flat):
@@ -178,9 +178,14 @@ def wavelength_figure(d_model: int = TRANSFORMER_BASE.d_model) -> Figure:
     lam = ops.pe_wavelengths(d_model)
     fig, ax = new_figure(6.6, 3.6)
     ax.semilogy(np.arange(len(lam)), lam, color=ACCENT[0], lw=1.8, label="波長 2π/ω_i")
-    for value, text, shift, va in ((2 * np.pi, "2π", 1.4, "bottom"), (2 * np.pi * ops.PE_BASE, "2π·10000", 0.7, "top")):
+    # each label sits where the curve is far from its line: 2π on the right (the curve is high there),
+    # 2π·10000 on the left (the curve is low there)
+    for value, text, x, ha, shift, va in (
+        (2 * np.pi, "2π", len(lam) * 0.98, "right", 1.4, "bottom"),
+        (2 * np.pi * ops.PE_BASE, "2π·10000", len(lam) * 0.02, "left", 0.7, "top"),
+    ):
         ax.axhline(value, color=ACCENT[1], lw=0.9, ls="--")
-        ax.text(len(lam) * 0.98, value * shift, text, color=ACCENT[1], fontsize=9, ha="right", va=va)
+        ax.text(x, value * shift, text, color=ACCENT[1], fontsize=9, ha=ha, va=va)
     ax.set_xlabel(f"次元の組の番号 i（d_model = {d_model}）")
     ax.set_ylabel("波長（位置の数）")
     ax.grid(True, which="major")
