@@ -162,12 +162,25 @@ def make_copy(destination: Path, mutant: Mutant | None = None, origin: Path = RE
 
 
 def copy_env(copy: Path) -> dict[str, str]:
-    return dict(os.environ, PYTHONPATH=str(copy / "src"), PYTHONDONTWRITEBYTECODE="1", CHECKED_NUMBERS_ROOT=str(copy))
+    pythonpath = os.pathsep.join([str(copy / "src"), str(REPO / "benchmarks")])  # the copy's src first
+    return dict(os.environ, PYTHONPATH=pythonpath, PYTHONDONTWRITEBYTECODE="1", CHECKED_NUMBERS_ROOT=str(copy))
 
 
 def run_suite(copy: Path, fail_fast: bool) -> tuple[bool, list[str], str]:
     """(passed, failing test ids, a one-line summary)."""
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header", "-rf", *SUITE]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--no-header",
+        "-rf",
+        "-p",
+        "mutation_profile",
+        *SUITE,
+    ]
     if fail_fast:
         command.insert(4, "-x")
     result = subprocess.run(command, cwd=copy, env=copy_env(copy), capture_output=True, text=True, timeout=900)
