@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+PROJECT = REPO  # main() points this at a snapshot of the work tree (others may edit it during the run)
 sys.path.insert(0, str(REPO / "src"))
 
 from transformer_site.hooks import find_executed_blocks  # noqa: E402
@@ -50,6 +51,18 @@ class Timing:
     log: str
 
 
+def snapshot(destination: Path) -> Path:
+    """Every file git tracks or would track, copied: the builds below all see the same sources."""
+    listed = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        check=True, capture_output=True,
+    ).stdout.decode()  # fmt: skip
+    for name in sorted(n for n in listed.split("\0") if n and (REPO / n).is_file()):
+        (destination / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, destination / name)
+    return destination
+
+
 def timed(command: list[str], cwd: Path, env: dict[str, str]) -> Timing:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
@@ -64,7 +77,7 @@ def timed(command: list[str], cwd: Path, env: dict[str, str]) -> Timing:
 
 
 def base_env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(REPO / "src"))
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(PROJECT / "src"))
     env.pop("TRANSFORMER_SITE_NO_EXEC", None)
     env.update(extra)
     return env
@@ -72,7 +85,7 @@ def base_env(**extra: str) -> dict[str, str]:
 
 def mkdocs_build(site: Path, **extra: str) -> Timing:
     command = [sys.executable, "-m", "mkdocs", "build", "--no-strict", "-d", str(site)]
-    return timed(command, REPO, base_env(**extra))
+    return timed(command, PROJECT, base_env(**extra))
 
 
 def cache_report(log: str) -> str:
@@ -94,8 +107,8 @@ def page_weights(site: Path) -> list[tuple[str, int, int, int]]:
 
 def collector_time() -> tuple[float, str]:
     result = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "collect_checked.py")],
-        cwd=REPO, env=base_env(), capture_output=True, text=True, check=True,
+        [sys.executable, str(PROJECT / "benchmarks" / "collect_checked.py")],
+        cwd=PROJECT, env=base_env(), capture_output=True, text=True, check=True,
     )  # fmt: skip
     total = re.search(r"total:\s+([\d.]+) s", result.stdout)
     summary = result.stdout.splitlines()[0] if result.stdout else ""
@@ -119,7 +132,7 @@ def page_as_notebook_markdown(page: Path) -> str | None:
             i += 1
             while i < len(lines) and not lines[i].strip().startswith(fence):
                 include = _INCLUDE.match(lines[i])
-                body.append((REPO / include[1]).read_text(encoding="utf-8") if include else lines[i].strip())
+                body.append((PROJECT / include[1]).read_text(encoding="utf-8") if include else lines[i].strip())
                 i += 1
             out += ["", "```python", "\n".join(body).rstrip("\n"), "```", ""]
         else:
@@ -134,15 +147,15 @@ def jupyter_build(work: Path) -> tuple[Timing, int, int, list[tuple[str, int, in
 
     docs = work / "docs"
     nav, cells = [], 0
-    for page in sorted((REPO / "docs").rglob("*.md")):
+    for page in sorted((PROJECT / "docs").rglob("*.md")):
         markdown = page_as_notebook_markdown(page)
         if markdown is None:
             continue
         notebook = jupytext.reads(markdown, fmt="md")
         # Same working directory as the MkDocs build (snippets may read docs/ relative to the project).
-        notebook.cells.insert(0, jupytext.reads(f"import os\nos.chdir({str(REPO)!r})\n", fmt="py:percent").cells[0])
+        notebook.cells.insert(0, jupytext.reads(f"import os\nos.chdir({str(PROJECT)!r})\n", fmt="py:percent").cells[0])
         cells += sum(cell.cell_type == "code" for cell in notebook.cells)
-        target = docs / page.relative_to(REPO / "docs").with_suffix(".ipynb")
+        target = docs / page.relative_to(PROJECT / "docs").with_suffix(".ipynb")
         target.parent.mkdir(parents=True, exist_ok=True)
         jupytext.write(notebook, target, fmt="ipynb")
         nav.append(target.relative_to(docs).as_posix())
@@ -177,6 +190,9 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     cache = work / "figure-cache"
     shutil.rmtree(cache, ignore_errors=True)
+    global PROJECT
+    shutil.rmtree(work / "project", ignore_errors=True)
+    PROJECT = snapshot(work / "project")
     try:
         clean = mkdocs_build(work / "site-clean", TRANSFORMER_FIGURE_CACHE=str(cache))
         warm = mkdocs_build(work / "site-warm", TRANSFORMER_FIGURE_CACHE=str(cache))

@@ -1,6 +1,6 @@
 """Two clean builds in separate folders are byte-identical; warm rebuilds render only what changed.
 
-The project (src, snippets, docs, mkdocs.yml, pyproject.toml) is exported once, committed to a fresh git
+The project (every file git tracks or would track) is exported once, committed to a fresh git
 repository with a fixed date (the hook pins MkDocs' dates to the last commit), and copied to a folder with
 another name and depth. Both are built at once, cold (empty figure cache each), with different PYTHONHASHSEEDs, so
 that set/dict order, absolute paths, dates and ids would all show up as differences. Then the first copy is
@@ -28,21 +28,26 @@ from transformer_site.hooks import find_executed_blocks
 pytestmark = pytest.mark.build
 
 REPO = Path(__file__).resolve().parents[2]
-EXPORTED = ("src", "snippets", "docs", "mkdocs.yml", "pyproject.toml")
 COMMIT_DATE = "2026-01-02T03:04:05+00:00"
 _REPORT = re.compile(
     r"figure cache: (?P<renders>\d+) rendered, (?P<hits>\d+) from cache \([^)]*\); rendered: (?P<ids>.*)"
 )
 
 
+def project_files() -> list[str]:
+    """Every file of the work tree that git tracks or would track (not .gitignore'd: no caches, no site)."""
+    listed = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        check=True, capture_output=True,
+    ).stdout.decode()  # fmt: skip
+    return sorted({name for name in listed.split("\0") if name and (REPO / name).is_file()})
+
+
 def export(destination: Path) -> Path:
-    destination.mkdir(parents=True)
-    for name in EXPORTED:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-        else:
-            shutil.copy2(source, destination / name)
+    for name in project_files():
+        target = destination / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, target)
     env = dict(os.environ, GIT_AUTHOR_DATE=COMMIT_DATE, GIT_COMMITTER_DATE=COMMIT_DATE)
     git = ["git", "-C", str(destination), "-c", "user.name=build", "-c", "user.email=build@example.invalid"]
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "export"]):
