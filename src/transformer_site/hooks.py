@@ -133,11 +133,26 @@ def on_build_error(error) -> None:
         log.info(f"build failed: emptied {_site_dir} so that nothing from this build is published")
 
 
+def stale_project_modules(watched: list[str]) -> list[str]:
+    """Modules of ``PROJECT_PACKAGES`` or loaded from a file under a watched folder (``watch:`` in mkdocs.yml)."""
+    roots = [Path(path).resolve() for path in watched]
+    stale = []
+    for name, module in list(sys.modules.items()):
+        if name == __name__ or module is None:
+            continue
+        if name.split(".", 1)[0] in PROJECT_PACKAGES:
+            stale.append(name)
+            continue
+        file = getattr(module, "__file__", None)
+        if file and roots and any(Path(file).resolve().is_relative_to(root) for root in roots):
+            stale.append(name)
+    return stale
+
+
 def on_pre_build(config) -> None:
     """Forget the project's modules so this build imports the current ``src`` (``mkdocs serve`` rebuilds)."""
-    for name in list(sys.modules):
-        if name.split(".", 1)[0] in PROJECT_PACKAGES and name != __name__:
-            del sys.modules[name]
+    for name in stale_project_modules(getattr(config, "watch", None) or []):
+        del sys.modules[name]
     _blocks.clear()
     # Executed blocks go through the figure cache (keyed on the code and the src files it imports).
     from transformer_site import figure_cache

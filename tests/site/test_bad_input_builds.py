@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-import yaml
+from tiny_project import write_tiny_project
 
 pytestmark = pytest.mark.build
 
@@ -22,19 +22,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 def build_project(tmp_path: Path, page: str, snippets: dict[str, str], nav: list | None = None):
     """Write docs/page.md and snippets, then run the strict build in ``tmp_path``; return (returncode, log)."""
-    config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
-    config["hooks"] = [str(REPO / hook) for hook in config.get("hooks", [])]
-    config["nav"] = nav if nav is not None else [{"ページ": "page.md"}]
-    config.pop("watch", None)  # serve-only; its paths do not exist here
-    config.pop("extra_css", None)
-    config.pop("extra_javascript", None)
-    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "page.md").write_text(textwrap.dedent(page), encoding="utf-8")
-    for name, code in snippets.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(code), encoding="utf-8")
+    write_tiny_project(
+        tmp_path, textwrap.dedent(page), {name: textwrap.dedent(code) for name, code in snippets.items()}, nav
+    )
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
         cwd=tmp_path, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), capture_output=True, text=True, timeout=300,

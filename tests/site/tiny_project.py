@@ -1,0 +1,35 @@
+"""A tiny MkDocs project with the real site's configuration (extensions, plugins, hooks, theme), for tests
+that build or serve one page and one snippet in a temporary directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write_tiny_project(root: Path, page: str, snippets: dict[str, str], nav: list | None = None) -> Path:
+    """mkdocs.yml (the repo's, with its paths made absolute), docs/page.md and ``snippets`` under ``root``."""
+    config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
+    # notebooks.py resolves snippet paths against the repository, not the config's directory: it cannot
+    # build a project elsewhere, and notebooks are not what these tests are about.
+    config["hooks"] = [str(REPO / hook) for hook in config.get("hooks", []) if not hook.endswith("notebooks.py")]
+    theme = config.get("theme", {})
+    if isinstance(theme, dict) and theme.get("custom_dir"):
+        theme["custom_dir"] = str(REPO / theme["custom_dir"])
+    config["nav"] = nav if nav is not None else [{"ページ": "page.md"}]
+    config["watch"] = [name for name in ("src", "snippets") if (root / name).exists() or name == "snippets"]
+    config.pop("site_url", None)  # `mkdocs serve` would serve under the published path, not at /
+    for key in ("extra_css", "extra_javascript"):  # assets of the real docs/ are not copied
+        config.pop(key, None)
+    (root / "docs").mkdir(parents=True, exist_ok=True)
+    (root / "docs" / "page.md").write_text(page, encoding="utf-8")
+    (root / "snippets").mkdir(exist_ok=True)
+    for name, code in snippets.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(code, encoding="utf-8")
+    (root / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    return root / "mkdocs.yml"
