@@ -15,8 +15,8 @@ for sentence in SENTENCES:
     )
     fig_html = figure_html(
         attention_relations_figure(sentence.number),
-        alt=f"文{sentence.number}「{sentence.text}」の scores (上段) と attn (下段) を 2 つのヘッドについて並べたヒートマップ。"
-        f"赤枠が意図した関係のマス。{summary}。",
+        alt=f"文{sentence.number}「{sentence.text}」の scores (上段) と attn (下段) を"
+        f" 2 つのヘッドについて並べたヒートマップ。赤枠が意図した関係のマス。{summary}。",
     )
     tabs[f"文{sentence.number}"] = fig_html + "\n" + verdict_table_html(sentence.number)
 show_tabs(tabs, name="notes03-verdicts")

@@ -271,10 +271,11 @@ def verdict_table_html(sentence_number: int) -> str:
     rows = []
     for v in analysis_attention.relation_verdicts(sentence_number):
         rows.append([
-            f"{v.query} → {v.key}", f"ヘッド {v.head}", format_number(v.weight, "{:.3f}"),
+            f"{v.query} → {v.key}", str(v.head), format_number(v.weight, "{:.3f}"),
             f"{v.runner_up} ({format_number(v.runner_up_weight, '{:.3f}')})", format_number(v.margin, "{:+.3f}"),
             f"×{v.weight_ratio:.1f}", "勝ち" if v.wins else f"負け (勝者 {v.winner})",
             format_number(v.other_head_weight, "{:.3f}"),
         ])  # fmt: skip
-    headers = ["関係", "ヘッド", "重み", "次点 (重み)", "差", "次点の何倍", "判定", "他ヘッドでの重み"]
+    # short cells (head as a bare number): with 8 columns Material's padding already fills the 720 px column
+    headers = ["関係", "ヘッド", "重み", "次点 (重み)", "差", "次点の何倍", "判定", "他ヘッドの重み"]
     return table_html(headers, rows)

@@ -246,16 +246,20 @@ def table_html(headers: list[str], rows: list[list[str]], caption: str | None = 
 
 
 def attribution_table_html(n: int) -> str:
-    """One row per firing detector of sentence n: the four parts, the bias, ffn_pre, the W_P-free value, verdict."""
+    """One row per firing detector of sentence n: verdict and the W_P-free value first, then the four parts.
+
+    The verdict columns come first: the table is wider than the text column and scrolls, and what a reader
+    needs (does it fire without W_P? which verdict?) must be visible without scrolling.
+    """
     rows = [
         [
-            a.word, NEURON_NAMES[a.k], _m(a.own_tok), _m(a.attn_tok), _m(a.own_pos), _m(a.attn_pos), _m(a.bias),
-            _m(a.ffn_pre), _m(a.ffn_h), _m(a.h_without_position), a.verdict,
+            a.word, NEURON_NAMES[a.k], a.verdict, _m(a.ffn_h), _m(a.h_without_position), _m(a.ffn_pre),
+            _m(a.own_tok), _m(a.attn_tok), _m(a.own_pos), _m(a.attn_pos), _m(a.bias),
         ]
         for a in analysis_ffn.detector_attributions(n)
     ]  # fmt: skip
-    headers = ["単語", "検出器", "W_E 自分", "W_E 注意経由", "W_P 自分", "W_P 注意経由", "b1", "ffn_pre", "ffn_h",
-               "W_P なしの ffn_h", "判定"]  # fmt: skip
+    headers = ["単語", "検出器", "判定", "ffn_h", "W_P なしの ffn_h", "ffn_pre", "W_E 自分", "W_E 注意経由",
+               "W_P 自分", "W_P 注意経由", "b1"]  # fmt: skip
     return table_html(headers, rows)
 
 
@@ -300,7 +304,9 @@ def derivation_html(der: Derivation, words: list[str], decimals: int = 4) -> str
         lines += [
             rf"\[\begin{{aligned}}\mathrm{{ffn\_pre}}[{t},{k}] &= {products} + ({f(der.intermediate('b1'), 1)}) \\"
             rf" &= {f(pre)}\end{{aligned}}\]",
-            rf"\[\sqrt{{2/\pi}}\,(x + 0.044715\,x^3) = {f(der.intermediate('tanh_arg'))}\]",
+            # x is the ffn_pre just computed; the cubic coefficient comes from ops, not typed here
+            rf"\[\sqrt{{2/\pi}}\,(x + {ops.GELU_CUBIC_COEFF}\,x^3) = {f(der.intermediate('tanh_arg'))}"
+            rf"\quad (x = {f(pre)})\]",
             rf"\[\mathrm{{ffn\_h}}[{t},{k}] = \tfrac12 \cdot {f(pre)} \cdot "
             rf"(1 + \tanh({f(der.intermediate('tanh_arg'))}))"
             rf" = {f(der.value)}\]",
