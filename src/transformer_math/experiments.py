@@ -3,7 +3,7 @@
 Each function returns plain arrays or a frozen dataclass, so a page can cite a value as a checked number
 (``experiments.MASK.row_sums_zeroed[0]``) and a snippet can draw it. Random inputs always come from a fixed
 seed, so every number on the pages is reproducible. The module-level constants at the bottom are the
-instances the pages cite; they are computed once on import (a few milliseconds).
+instances the pages cite; each is computed on first use (all of them together in well under a second).
 """
 
 from __future__ import annotations
