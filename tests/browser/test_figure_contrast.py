@@ -1,0 +1,143 @@
+"""Every figure is legible in both palettes: the text of every inline SVG figure on every built page, measured in
+Debian's chromium with Material's light (default) and dark (slate) palette.
+
+For each ``<text>`` the computed fill (``currentColor`` resolved, fill-opacity and opacity blended) is compared
+with what lies under its centre: a filled shape of the figure (heatmap cell, bar, box) if there is one, else the
+page background (the nearest ancestor with an opaque background colour); a halo (a stroke painted under
+the glyphs) replaces either. WCAG 2 contrast ratio from relative
+luminance; axis and label text on the page background needs ≥ 4.5:1, text drawn on a shape ≥ 4.5:1 too.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.build]
+
+REQUIRED = 4.5
+
+# Returns one record per <text> of every figure: [figure label, text, fg rgba, bg rgba, on a shape?]
+_MEASURE = """
+() => {
+  const rgba = s => { const m = s.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const blend = (top, under) => { const a = top[3];
+    return [0, 1, 2].map(i => top[i] * a + under[i] * (1 - a)).concat([1]); };
+  const pageBackground = el => {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgba(getComputedStyle(e).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+    }
+    let color = [255, 255, 255, 1];
+    for (const c of layers.reverse()) color = blend(c, color);
+    return color;
+  };
+  const opacity = el => { let o = 1; for (let e = el; e && e.tagName !== "svg"; e = e.parentElement)
+    o *= Number(getComputedStyle(e).opacity); return o; };
+  const out = [];
+  const figures = [...document.querySelectorAll("article svg.tf-figure")];
+  for (const svg of figures) {
+    // open the tab (and <details>) that holds the figure, so it has a layout
+    for (let el = svg; el && el !== document.body; el = el.parentElement) {
+      if (el.tagName === "DETAILS") el.open = true;
+      if (el.classList && el.classList.contains("tabbed-block")) {
+        const index = [...el.parentElement.children].indexOf(el);
+        const inputs = [...el.parentElement.parentElement.children].filter(c => c.tagName === "INPUT");
+        if (inputs[index]) inputs[index].checked = true;
+      }
+    }
+    const background = pageBackground(svg.parentElement);
+    const label = svg.getAttribute("aria-label") || "";
+    for (const text of svg.querySelectorAll("text")) {
+      if (!text.textContent.trim()) continue;
+      text.scrollIntoView({ block: "center", inline: "center" });
+      const box = text.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      const style = getComputedStyle(text);
+      let fg = rgba(style.fill);
+      if (!fg) continue;
+      fg[3] *= Number(style.fillOpacity) * opacity(text);
+      let under = null;
+      const hits = document.elementsFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+      for (const hit of hits) {
+        if (hit === svg || !svg.contains(hit)) break;
+        if (["text", "tspan", "g", "title"].includes(hit.tagName)) continue;
+        const s = getComputedStyle(hit);
+        const fill = rgba(s.fill);
+        if (!fill || s.fill === "none") continue;
+        fill[3] *= Number(s.fillOpacity) * opacity(hit);
+        if (fill[3] === 0) continue;
+        under = blend(fill, background);
+        break;
+      }
+      let bg = under || background;
+      // a halo (stroke painted under the fill, e.g. in the page colour) is what the glyphs stand on
+      const stroke = rgba(style.stroke);
+      const halo = style.paintOrder.startsWith("stroke") && stroke && parseFloat(style.strokeWidth) >= 2;
+      if (halo) bg = blend(stroke, bg);
+      out.push([label.slice(0, 60), text.textContent.trim().slice(0, 30), blend(fg, bg), bg, under !== null]);
+    }
+  }
+  return out;
+}
+"""
+
+
+def luminance(rgb) -> float:
+    def channel(c: float) -> float:
+        c = c / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(fg, bg) -> float:
+    high, low = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_contrast_formula():
+    assert contrast([0, 0, 0], [255, 255, 255]) == pytest.approx(21.0)
+    assert contrast([119, 119, 119], [255, 255, 255]) == pytest.approx(4.48, abs=0.01)  # #777 on white
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_figure_text_contrast(shared_browser, shared_server, shared_pages, scheme: str):
+    context = shared_browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    page = context.new_page()
+    measured, low, figures = 0, [], 0
+    worst = (99.0, "")
+    try:
+        for path in shared_pages:
+            page.goto(shared_server + path, wait_until="networkidle")
+            records = page.evaluate(_MEASURE)
+            figures += len({r[0] for r in records})
+            for label, text, fg, bg, on_shape in records:
+                ratio = contrast(fg, bg)
+                measured += 1
+                where = f"/{path} 「{text}」 in {label!r} ({'on a shape' if on_shape else 'on the page'})"
+                worst = min(worst, (ratio, where))
+                if ratio < REQUIRED:
+                    low.append(f"{where}: {ratio:.2f}:1 (fg {fg[:3]}, bg {bg[:3]})")
+    finally:
+        context.close()
+    print(f"\n{scheme}: {measured} texts in {figures} figures, lowest contrast {worst[0]:.2f}:1 at {worst[1]}")
+    assert measured > 0, "no figure text measured: the figures or the selector changed"
+    assert not low, f"{len(low)} texts below {REQUIRED}:1 in the {scheme} palette:\n" + "\n".join(low[:40])
+
+
+def test_scheme_really_switches(shared_browser, shared_server):
+    """The two runs above differ: Material applies the slate palette for prefers-color-scheme: dark."""
+    schemes = {}
+    for scheme in ("light", "dark"):
+        context = shared_browser.new_context(color_scheme=scheme)
+        page = context.new_page()
+        page.goto(shared_server, wait_until="networkidle")
+        schemes[scheme] = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+        context.close()
+    assert schemes == {"light": "default", "dark": "slate"}, schemes
+    assert re.fullmatch(r"\w+", schemes["dark"])

@@ -1,0 +1,173 @@
+"""What readers and authors expect around the content, on the built site: printing a chapter, copy buttons on
+code, anchors on headings, the API page of ``src``, notebook downloads, edit links, the 404 page, the sitemap.
+
+Pages come from the built site (every ``index.html``), so pages written later are covered.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import urljoin
+
+import pytest
+import yaml
+
+pytestmark = [pytest.mark.browser, pytest.mark.build]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _config() -> dict:
+    return yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+
+
+def _html(site: Path, path: str) -> str:
+    return (site / path / "index.html").read_text(encoding="utf-8")
+
+
+def _chapter_with_most_figures(site: Path, pages: list[str]) -> str:
+    chapters = [p for p in pages if p.startswith("chapter/")] or pages
+    return max(chapters, key=lambda p: _html(site, p).count('class="tf-figure"'))
+
+
+_PRINT_STATE = """
+() => {
+  const hidden = sel => [...document.querySelectorAll(sel)].every(e => getComputedStyle(e).display === "none"
+                                                                    || e.getBoundingClientRect().height === 0);
+  const article = document.querySelector("article").getBoundingClientRect();
+  const shown = svg => !svg.closest(".tabbed-block")
+                       || getComputedStyle(svg.closest(".tabbed-block")).display !== "none";
+  const figures = [...document.querySelectorAll("article svg.tf-figure")].filter(shown).map(svg => {
+    const b = svg.getBoundingClientRect();
+    return [svg.getAttribute("aria-label").slice(0, 40), b.width, b.height];
+  });
+  return {
+    navigationHidden: hidden(".md-header") && hidden(".md-sidebar") && hidden(".md-footer") && hidden(".tf-notebook"),
+    articleWidth: article.width,
+    figures,
+  };
+}
+"""
+
+
+def test_a_chapter_prints_without_navigation_and_with_whole_figures(
+    shared_browser, shared_server, shared_site, shared_pages, tmp_path
+):
+    path = _chapter_with_most_figures(shared_site, shared_pages)
+    context = shared_browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    page = context.new_page()
+    try:
+        page.goto(shared_server + path, wait_until="networkidle")
+        page.emulate_media(media="print")
+        state = page.evaluate(_PRINT_STATE)
+        pdf = page.pdf(format="A4", print_background=False)
+    finally:
+        context.close()
+    assert state["navigationHidden"], f"/{path}: header, sidebars, footer or the notebook button still print"
+    assert state["figures"], f"/{path}: no figure visible in print"
+    for label, width, height in state["figures"]:
+        assert width > 0 and height > 0, f"/{path}: figure {label!r} has no size in print"
+        assert width <= state["articleWidth"] + 1, f"/{path}: figure {label!r} wider than the printed page"
+    assert pdf[:5] == b"%PDF-" and len(pdf) > 20_000
+    (tmp_path / "chapter.pdf").write_bytes(pdf)
+    pages_in_pdf = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+    print(f"\n/{path} prints to {pages_in_pdf} A4 pages ({len(pdf) / 1e3:.0f} KB) with {len(state['figures'])} figures")
+
+
+_REVEAL_CODE = """
+async () => {
+  for (const code of document.querySelectorAll("article pre > code")) {
+    for (let el = code; el && el !== document.body; el = el.parentElement) {
+      if (el.tagName === "DETAILS") el.open = true;
+      if (el.classList && el.classList.contains("tabbed-block")) {
+        const index = [...el.parentElement.children].indexOf(el);
+        const inputs = [...el.parentElement.parentElement.children].filter(c => c.tagName === "INPUT");
+        if (inputs[index]) inputs[index].click();
+      }
+    }
+    code.scrollIntoView({ block: "center" });
+    await new Promise(resolve => requestAnimationFrame(resolve));
+  }
+}
+"""
+
+
+def test_code_blocks_have_copy_buttons_and_headings_have_anchors(shared_browser, shared_server, shared_pages):
+    assert "content.code.copy" in _config()["theme"]["features"]
+    context = shared_browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    page = context.new_page()
+    problems, code_blocks, headings = [], 0, 0
+    try:
+        for path in shared_pages:
+            page.goto(shared_server + path, wait_until="networkidle")
+            page.evaluate(_REVEAL_CODE)  # Material adds the copy button when a block becomes visible
+            page.wait_for_timeout(300)
+            state = page.evaluate("""() => ({
+              code: [...document.querySelectorAll("article pre > code")].length,
+              copy: [...document.querySelectorAll("article pre button[data-md-type=copy]")].length,
+              headings: [...document.querySelectorAll("article h2, article h3")]
+                 .filter(h => !h.closest(".doc")).map(h => [h.id, (h.querySelector("a.headerlink") || {}).hash || ""]),
+            })""")
+            code_blocks += state["code"]
+            if state["copy"] != state["code"]:
+                problems.append(f"/{path}: {state['code']} code blocks, {state['copy']} copy buttons")
+            for heading_id, anchor in state["headings"]:
+                headings += 1
+                if not heading_id or anchor != f"#{heading_id}":
+                    problems.append(f"/{path}: heading id={heading_id!r} has anchor {anchor!r}")
+    finally:
+        context.close()
+    print(f"\n{code_blocks} code blocks with copy buttons, {headings} headings with anchors")
+    assert code_blocks > 0 and headings > 0
+    assert not problems, "\n".join(problems)
+
+
+def test_api_page_documents_every_module_of_src(shared_site):
+    html = _html(shared_site, "reference/api")
+    for package in ("transformer_math", "transformer_figures", "transformer_site"):
+        modules = sorted(p.stem for p in (ROOT / "src" / package).glob("*.py") if not p.stem.startswith("_"))
+        missing = [m for m in modules if f'id="{package}.{m}"' not in html]
+        assert not missing, f"API page lacks {package} modules {missing}"
+    assert "Numerically stable softmax" in html  # a docstring itself, not just the headings
+
+
+def test_every_notebook_button_downloads_a_notebook(shared_site, shared_pages):
+    buttons = 0
+    for path in shared_pages:
+        match = re.search(r'<p class="tf-notebook"><a class="md-button" href="([^"]+)"', _html(shared_site, path))
+        if match is None:
+            continue
+        buttons += 1
+        target = (shared_site / path / match.group(1)).resolve()
+        assert target.is_file(), f"/{path}: the notebook button points to a missing {match.group(1)}"
+        notebook = json.loads(target.read_text(encoding="utf-8"))
+        assert notebook["nbformat"] == 4 and any(c["cell_type"] == "code" for c in notebook["cells"])
+    notebooks = list(shared_site.rglob("*.ipynb"))
+    assert buttons == len(notebooks) > 0, f"{buttons} buttons for {len(notebooks)} notebooks"
+
+
+def test_edit_links_404_and_sitemap(shared_site, shared_pages):
+    config = _config()
+    site_url, repo_url, edit_uri = config["site_url"], config["repo_url"], config["edit_uri"]
+    assert site_url.startswith("https://") and site_url.endswith("/")
+    for path in shared_pages:
+        html = _html(shared_site, path)
+        match = re.search(r'<a href="([^"]+)" title="[^"]*" class="md-content__button', html)
+        assert match, f"/{path}: no edit link"
+        assert match.group(1).startswith(urljoin(repo_url + "/", edit_uri)), match.group(1)
+        source = ROOT / "docs" / match.group(1).split(edit_uri, 1)[1]
+        assert source.is_file(), f"/{path}: edit link to a missing {source}"
+    not_found = (shared_site / "404.html").read_text(encoding="utf-8")
+    assert "ページが見つかりません" in not_found and 'lang="ja"' in not_found
+    sitemap = (shared_site / "sitemap.xml").read_text(encoding="utf-8")
+    listed = set(re.findall(r"<loc>([^<]+)</loc>", sitemap))
+    missing = [p for p in shared_pages if site_url + p not in listed]
+    assert not missing, f"sitemap.xml misses {missing}"
+    assert (shared_site / "sitemap.xml.gz").is_file()
+
+
+def test_header_repository_link_makes_no_github_api_request(shared_site):
+    html = _html(shared_site, "")
+    assert 'class="md-source"' in html and 'data-md-component="source"' not in html
