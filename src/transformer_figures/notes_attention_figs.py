@@ -257,7 +257,13 @@ def table_html(headers: list[str], rows: list[list[str]], caption: str | None = 
     if any(len(r) != len(headers) for r in rows):
         raise ValueError(f"every row must have {len(headers)} cells like headers, got {[len(r) for r in rows]}")
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+
+    def cell(c: str) -> str:
+        # a relation "美しい → 花" broken after the arrow reads as two cells; keep it on one line
+        style = ' style="white-space: nowrap"' if "→" in c else ""
+        return f"<td{style}>{html.escape(c)}</td>"
+
+    body = "".join("<tr>" + "".join(cell(c) for c in r) + "</tr>" for r in rows)
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     return (
         # the same wrappers Material puts around a Markdown table: a wide table scrolls instead of overflowing

@@ -105,7 +105,8 @@ def ln_stats_figure(which: str) -> Figure:
         ax.set_xticks([(s.number - 1) * preset.T + 2 for s in SENTENCES], labels=[f"文{s.number}" for s in SENTENCES])
         ax.set_title(title)
         ax.grid(True, axis="y")
-    axes[0].legend(loc="center right", fontsize=8)
+    # above the panels: inside the μ panel of LayerNorm 2 the legend covered data points
+    fig.legend(*axes[0].get_legend_handles_labels(), ncols=2, fontsize=9, loc="outside upper center")
     return fig
 
 
