@@ -16,8 +16,8 @@ assert (T, d_model, h, d_k, d_ff, vocab_size) == (preset.T, preset.D_MODEL, pres
 rows = [
     ["T", str(T), "入力トークン数 (固定長)", "trace.X.shape[0]"],
     ["d_model", str(d_model), "埋め込み次元 (1 トークンのベクトルの長さ)", "W_E.shape[1]"],
-    ["h", str(h), "Multi-Head の head 数", "weights.n_heads"],
-    ["d_k", str(d_k), "1 head あたりの Q/K/V 次元 = d_model / h", "W_Q.shape[1] // h"],
+    ["h", str(h), "注意機構のヘッドの数", "weights.n_heads"],
+    ["d_k", str(d_k), "1 ヘッドあたりの Q/K/V の幅 = d_model / h", "W_Q.shape[1] // h"],
     ["d_ff", str(d_ff), "FFN 中間層の次元", "W1.shape[1]"],
     ["vocabSize", str(vocab_size), "語彙の大きさ", "W_E.shape[0]"],
     ["ε", f"{weights.eps:.0e}".replace("e-0", "e-"), "LayerNorm の分母に足す小さな数", "weights.eps"],
