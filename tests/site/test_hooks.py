@@ -75,3 +75,15 @@ def test_pre_build_forgets_project_modules_so_serve_sees_edits(hooks):
         for name in [n for n in sys.modules if n.split(".")[0] in project]:
             del sys.modules[name]
         sys.modules.update(saved)
+
+
+def test_drop_source_maps_removes_maps_and_their_comments(hooks, tmp_path):
+    js = tmp_path / "assets" / "javascripts"
+    js.mkdir(parents=True)
+    (js / "bundle.min.js").write_text('console.log("x");\n//# sourceMappingURL=bundle.min.js.map\n', encoding="utf-8")
+    (js / "bundle.min.js.map").write_text("{}" * 50, encoding="utf-8")
+    (js / "katex-init.js").write_text("// ours, no map\n", encoding="utf-8")
+    assert hooks.drop_source_maps(tmp_path) == 100
+    assert not list(tmp_path.rglob("*.map"))
+    assert (js / "bundle.min.js").read_text(encoding="utf-8") == 'console.log("x");'
+    assert (js / "katex-init.js").read_text(encoding="utf-8") == "// ours, no map\n"
