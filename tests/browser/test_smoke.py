@@ -85,6 +85,10 @@ def test_figures_have_alt_text_and_reasonable_weight(built_site: Path):
           f"{sum(w for w, _, _ in weights) / 1024:.0f} KB of inline SVG; heaviest:")  # fmt: skip
     for weight, page, label in weights[:5]:
         print(f"  {weight / 1024:6.1f} KB  {page}  {label[:60]}")
+    SCREENSHOTS.mkdir(exist_ok=True)  # the full list, next to the screenshots (gitignored)
+    (SCREENSHOTS / "figure-weights.tsv").write_text(
+        "bytes\tpage\talt\n" + "".join(f"{w}\t{p}\t{label}\n" for w, p, label in weights), encoding="utf-8"
+    )
     assert weights, "no figure found in the built site"
     assert all(label.strip() for _, _, label in weights), "a figure without alt text"
     heavy = [(w, p, label[:40]) for w, p, label in weights if w > MAX_FIGURE_BYTES]
