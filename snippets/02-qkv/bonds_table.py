@@ -14,4 +14,4 @@ for b in preset.BONDS:
         f"W_K[d{b.key_dim} {names[b.key_dim]}, g{b.column}] = 1",
         f"ヘッド {b.head}, 列 k = {b.column % weights.d_k}",
     ])  # fmt: skip
-print(table_html(["bond", "W_Q の非ゼロ", "W_K の非ゼロ", "どこに入るか"], rows))
+print(table_html(["bond", "W_Q の 0 でない成分", "W_K の 0 でない成分", "どこに入るか"], rows))
