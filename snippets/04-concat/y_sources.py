@@ -9,7 +9,7 @@ for sentence in SENTENCES:
     parts = [analysis_attention.y_sources(sentence.number, t, d) for d in range(16)]
     tabs[f"文{sentence.number}"] = figure_html(
         y_sources_figure(sentence.number, t),
-        alt=f"文{sentence.number}「{sentence.text}」の {sentence.words[t]} の Y を次元ごとに、どのキー トークンから"
+        alt=f"文{sentence.number}「{sentence.text}」の {sentence.words[t]} の Y を次元ごとに、どのキーのトークンから"
         f"集めたかで色分けして積み上げた棒グラフ。d0 名詞 では {sum(parts[0]):.2f} のうち "
         f"{sentence.relations[0].key} からが {parts[0][sentence.position(sentence.relations[0].key)]:.2f}。",
     )
