@@ -131,6 +131,8 @@ def test_api_page_documents_every_module_of_src(shared_site):
         missing = [m for m in modules if f'id="{package}.{m}"' not in html]
         assert not missing, f"API page lacks {package} modules {missing}"
     assert "Numerically stable softmax" in html  # a docstring itself, not just the headings
+    article = html[html.index("<article") : html.index("</article>")]
+    assert not re.search(r"<(script|style|textarea)\b", article), "a tag from a docstring became markup"
 
 
 def test_every_notebook_button_downloads_a_notebook(shared_site, shared_pages):

@@ -1,0 +1,15 @@
+from transformer_site.api_docs import escape_raw_text_tags, on_page_content
+
+
+def test_tags_mentioned_in_docstrings_become_text():
+    text, count = escape_raw_text_tags("<p>outside <pre>, <script>, <style> and </textarea></p>")
+    assert count == 3
+    assert text == "<p>outside <pre>, &lt;script&gt;, &lt;style&gt; and &lt;/textarea&gt;</p>"
+
+
+def test_only_mkdocstrings_pages_are_touched():
+    page = type("Page", (), {"file": type("File", (), {"src_uri": "x.md"})()})()
+    plain = "<p><script>alert(1)</script></p>"
+    assert on_page_content(plain, page) == plain
+    api = '<div class="doc doc-contents"><script></div>'
+    assert "&lt;script&gt;" in on_page_content(api, page)
