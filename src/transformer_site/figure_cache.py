@@ -68,13 +68,15 @@ class DependencyGraph:
     packages: tuple[str, ...] = PROJECT_PACKAGES
     _imports: dict[str, frozenset[str]] = field(default_factory=dict)
     _digests: dict[Path, str] = field(default_factory=dict)
+    _files: dict[str, Path | None] = field(default_factory=dict)
+    _closures: dict[frozenset[str], list[str]] = field(default_factory=dict)
 
     def module_file(self, module: str) -> Path | None:
-        base = self.src_root.joinpath(*module.split("."))
-        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-            if candidate.is_file():
-                return candidate
-        return None
+        if module not in self._files:  # memoised: a build asks about the same few dozen modules again and again
+            base = self.src_root.joinpath(*module.split("."))
+            candidates = (base.with_suffix(".py"), base / "__init__.py")
+            self._files[module] = next((c for c in candidates if c.is_file()), None)
+        return self._files[module]
 
     def all_modules(self) -> list[str]:
         modules = []
@@ -135,14 +137,16 @@ class DependencyGraph:
 
     def closure(self, code: str) -> list[str]:
         """Every project module ``code`` imports, transitively, sorted."""
-        todo = list(self.imports_of_code(code))
-        seen: set[str] = set()
-        while todo:
-            name = todo.pop()
-            if name not in seen:
-                seen.add(name)
-                todo.extend(self.direct_imports(name) - seen)
-        return sorted(seen)
+        direct = frozenset(self.imports_of_code(code))
+        if direct not in self._closures:
+            todo, seen = list(direct), set()
+            while todo:
+                name = todo.pop()
+                if name not in seen:
+                    seen.add(name)
+                    todo.extend(self.direct_imports(name) - seen)
+            self._closures[direct] = sorted(seen)
+        return list(self._closures[direct])
 
     def digest(self, path: Path) -> str:
         if path not in self._digests:
