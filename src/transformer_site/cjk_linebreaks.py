@@ -2,8 +2,8 @@
 
 Authors wrap long Japanese paragraphs in the source; in HTML each wrap is a segment break that Chromium
 renders as a space ("です。 次に"), because it does not implement CSS Text's rule that removes a segment
-break between two East Asian wide characters. We apply that rule at build time, outside <pre>, <code>,
-<script>, <style>, <textarea> and <svg>, where whitespace is content.
+break between two East Asian wide characters. We apply that rule at build time, outside the elements
+``pre``, ``code``, ``script``, ``style``, ``textarea`` and ``svg``, where whitespace is content.
 """
 
 from __future__ import annotations
