@@ -6,12 +6,20 @@ import re
 
 import numpy as np
 import pytest
+from matplotlib import pyplot as plt
 from matplotlib.patches import Rectangle
 
 from transformer_figures import figure_html, to_svg
 from transformer_figures import notes_attention_figs as F
 from transformer_math import SENTENCES, analysis_attention, preset_trace
 from transformer_math.preset import BONDS, D_K
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Tests inspect Figure objects without showing them: close them, or pyplot keeps every one alive."""
+    yield
+    plt.close("all")
 
 
 def _frames(fig) -> list[Rectangle]:
