@@ -137,8 +137,9 @@ def blocks_by_id(project: Path) -> dict[str, str]:
 def test_warm_rebuilds_render_only_what_changed(cold):
     first, _, cold_log = cold
     renders, hits, _ = report(cold_log)
-    assert renders > 0 and hits == 0
     code = blocks_by_id(first)
+    # Cold: each distinct block code renders once (two blocks with the same code share one entry).
+    assert renders == len(set(code.values())) and hits < len(code)
     reads_pages = {i for i, c in code.items() if re.search(r"""["']docs["'/]""", c)}
 
     # 1. Prose edit of one page: nothing renders but blocks whose snippets read the pages themselves.
