@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from . import ops, preset
 from .block import BlockTrace, BlockWeights, forward
@@ -15,12 +15,19 @@ from .preset import SENTENCES, build_preset
 from .tokenizer import tokenize
 
 __all__ = [
-    "BlockTrace", "BlockWeights", "SENTENCES", "build_preset", "forward", "ops", "preset",
-    "preset_trace", "tokenize",
+    "SENTENCES",
+    "BlockTrace",
+    "BlockWeights",
+    "build_preset",
+    "forward",
+    "ops",
+    "preset",
+    "preset_trace",
+    "tokenize",
 ]  # fmt: skip
 
 
-@lru_cache(maxsize=None)
+@cache
 def preset_trace(sentence_number: int) -> BlockTrace:
     """Forward pass of the preset block on example sentence 1 … 8."""
     if sentence_number not in range(1, len(SENTENCES) + 1):

@@ -25,7 +25,7 @@ from functools import cache
 import numpy as np
 
 from . import ops, preset
-from .block import BlockTrace, BlockWeights, forward
+from .block import BlockTrace, BlockWeights, forward, forward_from_embeddings
 
 FIRING_THRESHOLD = 0.5
 """ffn_h above this counts as "the detector fires" (issue 5's criterion)."""
@@ -89,31 +89,7 @@ def forward_with_position_scale(weights: BlockWeights, tokens: np.ndarray, posit
         raise ValueError(f"position_scale must be finite, got {position_scale!r}")
     base = forward(weights, tokens)
     X_pos = position_scale * base.X_pos
-    return _forward_from_embeddings(weights, base.tokens, base.X_tok, X_pos)
-
-
-def _forward_from_embeddings(weights: BlockWeights, tokens: np.ndarray, X_tok: np.ndarray, X_pos: np.ndarray):
-    h = weights.n_heads
-    X = X_tok + X_pos  # (T, d_model)
-    Q = ops.split_heads(X @ weights.W_Q, h)  # (T, h, d_k)
-    K = ops.split_heads(X @ weights.W_K, h)
-    V = ops.split_heads(X @ weights.W_V, h)
-    per_head, scores, attn = ops.scaled_dot_product_attention(
-        Q.transpose(1, 0, 2), K.transpose(1, 0, 2), V.transpose(1, 0, 2)
-    )  # (h, T, d_k), (h, T, T), (h, T, T)
-    head_out = per_head.transpose(1, 0, 2)
-    concat = ops.concat_heads(head_out)
-    Y = concat @ weights.W_O
-    residual1 = X + Y
-    ln1_out = ops.layer_norm(residual1, weights.ln1_gamma, weights.ln1_beta, weights.eps)
-    ffn_pre, ffn_h, ffn_out = ops.ffn(ln1_out, weights.W1, weights.b1, weights.W2, weights.b2)
-    residual2 = ln1_out + ffn_out
-    ln2_out = ops.layer_norm(residual2, weights.ln2_gamma, weights.ln2_beta, weights.eps)
-    return BlockTrace(
-        tokens=tokens, X_tok=X_tok, X_pos=X_pos, X=X, Q=Q, K=K, V=V, scores=scores, attn=attn,
-        head_out=head_out, concat=concat, Y=Y, residual1=residual1, ln1_out=ln1_out,
-        ffn_pre=ffn_pre, ffn_h=ffn_h, ffn_out=ffn_out, residual2=residual2, ln2_out=ln2_out,
-    )  # fmt: skip
+    return forward_from_embeddings(weights, base.tokens, base.X_tok, X_pos)
 
 
 @cache

@@ -145,9 +145,25 @@ class BlockTrace:
 def forward(weights: BlockWeights, tokens: np.ndarray) -> BlockTrace:
     """Run one Post-LN block on token ids (T,) and return every intermediate."""
     tokens = _validate_tokens(tokens, weights.vocab_size)
-    T, h = len(tokens), weights.n_heads
     X_tok = weights.W_E[tokens]
-    X_pos = ops.positional_encoding(T, weights.d_model)
+    X_pos = ops.positional_encoding(len(tokens), weights.d_model)
+    return forward_from_embeddings(weights, tokens, X_tok, X_pos)
+
+
+def forward_from_embeddings(
+    weights: BlockWeights, tokens: np.ndarray, X_tok: np.ndarray, X_pos: np.ndarray
+) -> BlockTrace:
+    """The block on given embedding parts X = X_tok + X_pos, both (T, d_model).
+
+    ``forward`` passes W_E[tokens] and W_P; an ablation passes altered parts (e.g. W_P scaled to 0).
+    """
+    tokens = _validate_tokens(tokens, weights.vocab_size)
+    for name, part in (("X_tok", X_tok), ("X_pos", X_pos)):
+        expected = (len(tokens), weights.d_model)
+        if np.shape(part) != expected:
+            raise ValueError(f"{name} must have shape {expected} (T, d_model), got {np.shape(part)}")
+        _require_finite(np.asarray(part, dtype=np.float64), name)
+    h = weights.n_heads
     X = X_tok + X_pos  # (T, d_model)
 
     Q = ops.split_heads(X @ weights.W_Q, h)  # (T, h, d_k)

@@ -12,7 +12,8 @@ def test_break_next_to_latin_or_markup_is_kept():
 
 def test_verbatim_elements_are_untouched():
     html = "<pre><code># 日本\n語</code></pre><p>日本\n語</p><svg><text>日\n本</text></svg>"
-    assert join_wide_line_breaks(html) == "<pre><code># 日本\n語</code></pre><p>日本語</p><svg><text>日\n本</text></svg>"
+    expected = "<pre><code># 日本\n語</code></pre><p>日本語</p><svg><text>日\n本</text></svg>"
+    assert join_wide_line_breaks(html) == expected
 
 
 def test_full_width_punctuation_counts_as_wide():
