@@ -32,7 +32,8 @@ def figure_html(fig: Figure, alt: str, caption: str | None = None) -> str:
     label = html.escape(alt, quote=True)
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1)
     svg = re.sub(r"(<svg [^>]*>)", lambda m: f"{m.group(1)}\n <title>{html.escape(alt)}</title>", svg, count=1)
-    parts = ['<figure class="tf-figure">', svg.rstrip()]
+    # Out of the search index: otherwise every heatmap's cell values become "text" a query can hit.
+    parts = ['<figure class="tf-figure" data-search-exclude>', svg.rstrip()]
     if caption:
         parts.append(f"<figcaption>{html.escape(caption)}</figcaption>")
     parts.append("</figure>")

@@ -84,6 +84,11 @@ def test_figure_html_carries_alt_text_and_rejects_empty_alt():
         figure_html(_heatmap_figure(), alt=" ")
 
 
+def test_figure_text_stays_out_of_the_search_index():
+    out = figure_html(_heatmap_figure(), alt="文1 のスコア")
+    assert out.startswith('<figure class="tf-figure" data-search-exclude>')
+
+
 def test_heatmap_rejects_label_shape_mismatch():
     _fig, ax = new_figure(3, 3)
     with pytest.raises(ValueError, match=r"shape \(5, 5\).*4 row labels"):
