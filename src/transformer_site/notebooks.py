@@ -143,11 +143,12 @@ def on_files(files, config, **kwargs):
     from mkdocs.structure.files import File
 
     _notebooks.clear()
+    project = Path(config.config_file_path).parent  # snippets resolve from the project that is being built
     for file in list(files.documentation_pages()):
         source = Path(file.abs_src_path).read_text(encoding="utf-8") if file.abs_src_path else None
         if source is None:
             continue
-        notebook = page_notebook(source, f"docs/{file.src_uri}", ROOT)
+        notebook = page_notebook(source, f"docs/{file.src_uri}", project)
         if notebook is None:
             continue
         target = notebook_path(file.src_uri)

@@ -58,6 +58,9 @@ def broken_build(tmp_path_factory) -> tuple[Path, str, dict[str, int]]:
     project = tmp_path_factory.mktemp("bad-input")
     config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
     config["hooks"] = [str(REPO / hook) for hook in config.get("hooks", [])]
+    theme = config.get("theme", {})
+    if "custom_dir" in theme:  # relative to the config file, which now lives in the temp project
+        theme["custom_dir"] = str(REPO / theme["custom_dir"])
     config["nav"] = [{"ページ": "page.md"}]
     for key in ("watch", "extra_css", "extra_javascript"):
         config.pop(key, None)
