@@ -10,7 +10,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from transformer_math import SENTENCES, analysis_attention, ops, preset, preset_trace
+from transformer_math import analysis_attention, ops, preset, preset_trace
 from transformer_math.preset import BONDS, D_K, D_MODEL, DIM_NAMES, N_HEADS, VOCAB, T
 
 from .plots import format_number, heatmap
@@ -21,9 +21,7 @@ BOND_COLOUR = ACCENT[1]
 
 
 def _plain_words(sentence_number: int) -> tuple[str, ...]:
-    if sentence_number not in range(1, len(SENTENCES) + 1):
-        raise ValueError(f"sentence_number must be 1 … {len(SENTENCES)}, got {sentence_number!r}")
-    return SENTENCES[sentence_number - 1].words
+    return preset.sentence(sentence_number).words
 
 
 def _words(sentence_number: int) -> list[str]:

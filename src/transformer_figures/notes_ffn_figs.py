@@ -27,14 +27,8 @@ TOK_COLOUR, POS_COLOUR, BIAS_COLOUR, MARK_COLOUR = ACCENT[0], ACCENT[2], "#88888
 VERDICT_COLOUR = {"意味": ACCENT[0], "意味＋位置": ACCENT[3], "位置": ACCENT[1]}
 
 
-def _check(n: int) -> None:
-    if n not in range(1, len(SENTENCES) + 1):
-        raise ValueError(f"sentence_number must be 1 … {len(SENTENCES)}, got {n!r}")
-
-
 def _words(n: int) -> list[str]:
-    _check(n)
-    return [f"T{t} {w}" for t, w in enumerate(SENTENCES[n - 1].words)]
+    return [f"T{t} {w}" for t, w in enumerate(preset.sentence(n).words)]
 
 
 def _m(value: float, fmt: str = "{:+.2f}") -> str:

@@ -30,6 +30,4 @@ __all__ = [
 @cache
 def preset_trace(sentence_number: int) -> BlockTrace:
     """Forward pass of the preset block on example sentence 1 … 8."""
-    if sentence_number not in range(1, len(SENTENCES) + 1):
-        raise ValueError(f"sentence_number must be 1 … {len(SENTENCES)}, got {sentence_number!r}")
-    return forward(build_preset(), SENTENCES[sentence_number - 1].token_ids)
+    return forward(build_preset(), preset.sentence(sentence_number).token_ids)

@@ -15,7 +15,6 @@ from functools import cache
 import numpy as np
 
 from . import ops, preset, preset_trace
-from .block import BlockTrace
 from .preset import BONDS, D_K, D_MODEL, N_HEADS, SENTENCES, T
 
 
@@ -43,15 +42,6 @@ def eps_multiple_within(value: float, bound: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- argument checks
-def _sentence(sentence_number: int) -> preset.Sentence:
-    if sentence_number not in range(1, len(SENTENCES) + 1):
-        raise ValueError(f"sentence_number must be 1 … {len(SENTENCES)}, got {sentence_number!r}")
-    return SENTENCES[sentence_number - 1]
-
-
-def _trace(sentence_number: int) -> BlockTrace:
-    _sentence(sentence_number)
-    return preset_trace(sentence_number)
 
 
 def _check_index(value: int, name: str, size: int) -> int:
@@ -151,7 +141,7 @@ def pe_rotation_worst_error(T_: int = T, d_model: int = D_MODEL) -> float:
 
 def position_share(sentence_number: int, t: int, d: int) -> float:
     """Fraction of X[t, d] that comes from W_P: W_P[t, d] / X[t, d] (nan-free: raises when X[t, d] = 0)."""
-    trace = _trace(sentence_number)
+    trace = preset_trace(sentence_number)
     t, d = _check_index(t, "t", T), _check_index(d, "d", D_MODEL)
     total = trace.X[t, d]
     if total == 0.0:
@@ -191,7 +181,7 @@ def bond_split(sentence_number: int, bond: int | str, side: str) -> BondSplit:
     if side not in ("query", "key"):
         raise ValueError(f"side must be 'query' or 'key', got {side!r}")
     b = BONDS[bond_index(bond)]
-    trace = _trace(sentence_number)
+    trace = preset_trace(sentence_number)
     dim = b.query_dim if side == "query" else b.key_dim
     return BondSplit(column=b.column, dim=dim, tok=trace.X_tok[:, dim].copy(), pos=trace.X_pos[:, dim].copy())
 
@@ -203,7 +193,7 @@ def bond_columns() -> tuple[int, ...]:
 
 def max_abs_outside_bonds(sentence_number: int) -> float:
     """Largest |Q| or |K| entry outside the bond columns (0: the bonds are the only channels)."""
-    trace = _trace(sentence_number)
+    trace = preset_trace(sentence_number)
     mask = np.ones(N_HEADS * D_K, dtype=bool)
     mask[list(bond_columns())] = False
     return float(max(np.abs(trace.Q_full[:, mask]).max(), np.abs(trace.K_full[:, mask]).max()))
@@ -236,7 +226,7 @@ class ScoreSplit:
 
 def score_split(sentence_number: int, head: int, i: int, j: int) -> ScoreSplit:
     """Split one score into the meaning·meaning, meaning·position, position·meaning, position·position parts."""
-    trace = _trace(sentence_number)
+    trace = preset_trace(sentence_number)
     weights = preset.build_preset()
     head = _check_index(head, "head", N_HEADS)
     i, j = _check_index(i, "i", T), _check_index(j, "j", T)
@@ -254,7 +244,7 @@ def score_split(sentence_number: int, head: int, i: int, j: int) -> ScoreSplit:
 
 def bond_score_terms(sentence_number: int, head: int, i: int, j: int) -> dict[str, float]:
     """scores[head, i, j] as a sum over the bonds of that head: {bond name: Q[i, g]·K[j, g] / √d_k}."""
-    trace = _trace(sentence_number)
+    trace = preset_trace(sentence_number)
     head = _check_index(head, "head", N_HEADS)
     i, j = _check_index(i, "i", T), _check_index(j, "j", T)
     return {
@@ -289,11 +279,11 @@ class RelationVerdict:
 
     @property
     def winner(self) -> str:
-        return _sentence(self.sentence).words[self.winner_pos]
+        return preset.sentence(self.sentence).words[self.winner_pos]
 
     @property
     def runner_up(self) -> str:
-        return _sentence(self.sentence).words[self.runner_up_pos]
+        return preset.sentence(self.sentence).words[self.runner_up_pos]
 
     @property
     def margin(self) -> float:
@@ -329,7 +319,7 @@ def _verdict(sentence: preset.Sentence, relation: preset.Relation) -> RelationVe
 @cache
 def relation_verdicts(sentence_number: int) -> tuple[RelationVerdict, ...]:
     """One verdict per intended relation of the sentence, in PRESET.md's order."""
-    sentence = _sentence(sentence_number)
+    sentence = preset.sentence(sentence_number)
     return tuple(_verdict(sentence, r) for r in sentence.relations)
 
 
@@ -366,7 +356,7 @@ def runner_up_is_next_strongest_key(v: RelationVerdict) -> bool:
     Every bond's key column is X[:, d0] and the bond queries are positive, so the row's order of scores is the
     order of X[j, d0]: the runner-up is decided by the key side alone (§3 checks this on all 16 relations).
     """
-    key_strength = _trace(v.sentence).X[:, 0].copy()
+    key_strength = preset_trace(v.sentence).X[:, 0].copy()
     key_strength[v.key_pos] = -np.inf
     return int(np.argmax(key_strength)) == v.runner_up_pos
 
@@ -388,7 +378,7 @@ def head_of_dim(d: int) -> int:
 
 def concat_vs_Y_max_diff(sentence_number: int) -> float:
     """max |concat − Y|: 0 when W_O = I."""
-    trace = _trace(sentence_number)
+    trace = preset_trace(sentence_number)
     return float(np.abs(trace.concat - trace.Y).max())
 
 
@@ -397,7 +387,7 @@ def y_sources(sentence_number: int, t: int, d: int) -> np.ndarray:
 
     Valid when W_O = I (the preset): Y[t, d] = concat[t, d] = out[t, d // d_k, d % d_k].
     """
-    trace = _trace(sentence_number)
+    trace = preset_trace(sentence_number)
     t, d = _check_index(t, "t", T), _check_index(d, "d", D_MODEL)
     head, k = divmod(d, D_K)
     return trace.attn[head, t, :] * trace.V[:, head, k]
@@ -405,14 +395,14 @@ def y_sources(sentence_number: int, t: int, d: int) -> np.ndarray:
 
 def y_from_position(sentence_number: int, t: int, d: int) -> float:
     """The part of Y[t, d] that the attention weights gather from W_P (V = X = W_E[tokens] + W_P)."""
-    trace = _trace(sentence_number)
+    trace = preset_trace(sentence_number)
     t, d = _check_index(t, "t", T), _check_index(d, "d", D_MODEL)
     head = d // D_K
     return float(trace.attn[head, t, :] @ trace.X_pos[:, d])
 
 
 def y_from_token(sentence_number: int, t: int, d: int) -> float:
-    trace = _trace(sentence_number)
+    trace = preset_trace(sentence_number)
     t, d = _check_index(t, "t", T), _check_index(d, "d", D_MODEL)
     head = d // D_K
     return float(trace.attn[head, t, :] @ trace.X_tok[:, d])

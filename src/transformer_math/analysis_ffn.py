@@ -95,7 +95,7 @@ def forward_with_position_scale(weights: BlockWeights, tokens: np.ndarray, posit
 @cache
 def trace_without_position(sentence_number: int) -> BlockTrace:
     """Sentence 1 … 8 through the preset block with W_P = 0 (the counterfactual of route 2)."""
-    _check_sentence_number(sentence_number)
+    preset.sentence(sentence_number)
     tokens = preset.SENTENCES[sentence_number - 1].token_ids
     return forward_with_position_scale(preset.build_preset(), tokens, 0.0)
 
@@ -233,7 +233,7 @@ class DetectorAttribution:
 
 def detector_attributions(sentence_number: int) -> tuple[DetectorAttribution, ...]:
     """Every firing (ffn_h > 0.5) detector of one sentence, ordered by position then unit."""
-    _check_sentence_number(sentence_number)
+    preset.sentence(sentence_number)
     weights = preset.build_preset()
     sentence = preset.SENTENCES[sentence_number - 1]
     trace = forward(weights, sentence.token_ids)
@@ -332,11 +332,6 @@ def unit_mean_pos_share(k: int) -> float:
 def pe_column_means() -> np.ndarray:
     """Mean of W_P[t, d] over the T positions, per dimension d: what position adds to every token alike."""
     return ops.positional_encoding(preset.T, preset.D_MODEL).mean(axis=0)
-
-
-def _check_sentence_number(n: int) -> None:
-    if n not in range(1, len(preset.SENTENCES) + 1):
-        raise ValueError(f"sentence_number must be 1 … {len(preset.SENTENCES)}, got {n!r}")
 
 
 # ------------------------------------------------------------------- the AND detectors h12 … h15, looked at closely
@@ -461,7 +456,7 @@ def permutation_difference(sentence_number: int, position_scale: float) -> float
 
     0 (to rounding) without W_P: a block without position cannot tell word orders apart.
     """
-    _check_sentence_number(sentence_number)
+    preset.sentence(sentence_number)
     weights = preset.build_preset()
     tokens = preset.SENTENCES[sentence_number - 1].token_ids
     perm = np.arange(len(tokens))[::-1]

@@ -134,6 +134,14 @@ SENTENCES: tuple[Sentence, ...] = (
 )
 
 
+def sentence(sentence_number: int) -> Sentence:
+    """Example sentence 1 … 8, as the notes number them; anything else is a ValueError naming the range."""
+    is_int = isinstance(sentence_number, (int, np.integer)) and not isinstance(sentence_number, bool)
+    if not is_int or sentence_number not in range(1, len(SENTENCES) + 1):
+        raise ValueError(f"sentence_number must be 1 … {len(SENTENCES)}, got {sentence_number!r}")
+    return SENTENCES[sentence_number - 1]
+
+
 def build_embedding() -> np.ndarray:
     """W_E (vocab × d_model): 3.0 at the category, 1.0 at each feature, 0.3 at the trace dimension."""
     W_E = np.zeros((VOCAB_SIZE, D_MODEL))

@@ -34,3 +34,12 @@ def test_a_non_finite_part_is_named():
     bad[2, 7] = np.nan
     with pytest.raises(ValueError, match=r"X_pos\[2, 7\] = nan is not finite"):
         forward_from_embeddings(build_preset(), trace.tokens, trace.X_tok, bad)
+
+
+@pytest.mark.parametrize("bad", [0, 9, 1.0, True, "1"])
+def test_sentence_numbers_are_checked_in_one_place(bad):
+    from transformer_math import analysis_attention, preset
+
+    for call in (preset.sentence, preset_trace, analysis_attention.relation_verdicts):
+        with pytest.raises(ValueError, match=rf"sentence_number must be 1 … 8, got {bad!r}"):
+            call(bad)
