@@ -21,9 +21,6 @@ from pathlib import Path
 log = logging.getLogger("mkdocs.hooks.transformer_site")
 
 PROJECT_PACKAGES = ("transformer_math", "transformer_figures", "transformer_site")
-_EXEC_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*(?P<lang>\w+)(?P<attrs>[^\n]*)$")
-_ID_ATTR = re.compile(r"""\bid=["']?([^"'\s]+)""")
-_INCLUDE = re.compile(r"""--8<--\s+["']?([^"'\s]+)""")
 # markdown-exec's message: "Execution of python code block 'ID' exited with errors"
 _EXEC_FAILURE = re.compile(r"code block '(?P<id>[^']+)' exited with")
 
@@ -47,29 +44,18 @@ _docs_dir = "docs"
 
 def find_executed_blocks(markdown: str, page: str) -> list[ExecutedBlock]:
     """Every ``exec="on"`` fence in ``markdown``; a fence without ``id`` is a ValueError naming page:line."""
+    from transformer_site.fences import find_fences  # late: on_pre_build drops the project's modules
+
     blocks: list[ExecutedBlock] = []
-    lines = markdown.split("\n")
-    i = 0
-    while i < len(lines):
-        match = _EXEC_FENCE.match(lines[i])
-        if not match or not re.search(r"""\bexec=["']?(on|true|1)""", match["attrs"]):
-            i += 1
+    for fence in find_fences(markdown.split("\n")):
+        if not fence.executed:
             continue
-        start, fence = i, match["fence"]
-        id_match = _ID_ATTR.search(match["attrs"])
-        if not id_match:
+        if fence.block_id is None:
             raise ValueError(
-                f'{page}:{start + 1}: executed block has no id=…; give it one (e.g. id="notes03-scores") so a '
+                f'{page}:{fence.line}: executed block has no id=…; give it one (e.g. id="notes03-scores") so a '
                 "failure can name it"
             )
-        body: list[str] = []
-        i += 1
-        while i < len(lines) and not lines[i].strip().startswith(fence):
-            body.append(lines[i])
-            i += 1
-        snippets = tuple(m.group(1) for line in body for m in [_INCLUDE.search(line)] if m)
-        blocks.append(ExecutedBlock(page, start + 1, id_match.group(1), snippets))
-        i += 1
+        blocks.append(ExecutedBlock(page, fence.line, fence.block_id, fence.includes))
     return blocks
 
 

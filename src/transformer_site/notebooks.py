@@ -25,13 +25,11 @@ from pathlib import Path
 import nbformat
 
 from transformer_site.checked.syntax import find_checked_numbers
+from transformer_site.fences import INCLUDE, find_fences
 
 log = logging.getLogger("mkdocs.hooks.notebooks")
 
 ROOT = Path(__file__).resolve().parents[2]
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*(?P<lang>[\w-]*)(?P<attrs>[^\n]*)$")
-_EXEC = re.compile(r"""\bexec=["']?(on|true|1)\b""")
-_INCLUDE = re.compile(r"""^\s*-{1,2}8<-{1,2}\s+["']?(?P<path>[^"'\s]+)["']?\s*$""")
 _FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n.*?\n(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 SETUP_SOURCE = "from IPython.display import HTML, Markdown, display"
 INSTALL_NOTE = (
@@ -55,7 +53,7 @@ def _code_of(body: list[str], page: str, line: int, root: Path) -> str:
     """The code an executed fence runs: each ``--8<-- "file"`` line replaced by that file's text."""
     out = []
     for text in body:
-        include = _INCLUDE.match(text)
+        include = INCLUDE.match(text)
         if include:
             path = root / include["path"]
             if not path.is_file():
@@ -74,31 +72,19 @@ def split_page(markdown: str, page: str, root: Path = ROOT) -> list[tuple[str, s
     parts: list[tuple[str, str, str]] = []
     prose: list[str] = []
     i = 0
-    while i < len(lines):
-        match = _FENCE.match(lines[i])
-        if not match:
-            prose.append(lines[i])
-            i += 1
-            continue
-        indent, fence = match["indent"], match["fence"]
-        end = i + 1
-        while end < len(lines) and not (lines[end].strip().startswith(fence) and set(lines[end].strip()) == {fence[0]}):
-            end += 1
-        block = lines[i : end + 1]
-        if not (match["lang"] == "python" and _EXEC.search(match["attrs"])):
-            prose.extend(block)  # a fence shown, not run: stays in the Markdown cell
-            i = end + 1
-            continue
+    for fence in find_fences(lines):
+        if not (fence.lang == "python" and fence.executed):
+            continue  # a fence shown, not run: stays in the Markdown cell with the prose around it
+        prose.extend(lines[i : fence.start])
         if any(p.strip() for p in prose):
             parts.append(("markdown", _literals("\n".join(prose), page).strip("\n"), ""))
         prose = []
-        body = [text[len(indent) :] if text.startswith(indent) else text.lstrip() for text in lines[i + 1 : end]]
-        attrs = match["attrs"]
-        output = "html" if re.search(r"""\bhtml=["']?(on|true|1)\b""", attrs) else "markdown"
-        if re.search(r"""\bresult=["']?\w""", attrs):
+        output = "html" if re.search(r"""\bhtml=["']?(on|true|1)\b""", fence.attrs) else "markdown"
+        if re.search(r"""\bresult=["']?\w""", fence.attrs):
             output = "text"
-        parts.append(("code", _code_of(body, page, i + 1, root), output))
-        i = end + 1
+        parts.append(("code", _code_of(list(fence.body), page, fence.line, root), output))
+        i = fence.end + 1
+    prose.extend(lines[i:])
     if any(p.strip() for p in prose):
         parts.append(("markdown", _literals("\n".join(prose), page).strip("\n"), ""))
     return parts
