@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
+from tiny_project import write_tiny_project
 
 from transformer_site.output_checks import BadOutputError, NonFiniteFigureError, check_output, nan_free_figures
 
@@ -56,26 +56,14 @@ LINES = [
 @pytest.fixture(scope="module")
 def broken_build(tmp_path_factory) -> tuple[Path, str, dict[str, int]]:
     project = tmp_path_factory.mktemp("bad-input")
-    config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
-    config["hooks"] = [str(REPO / hook) for hook in config.get("hooks", [])]
-    theme = config.get("theme", {})
-    if "custom_dir" in theme:  # relative to the config file, which now lives in the temp project
-        theme["custom_dir"] = str(REPO / theme["custom_dir"])
-    config["nav"] = [{"ページ": "page.md"}]
-    for key in ("watch", "extra_css", "extra_javascript"):
-        config.pop(key, None)
-    (project / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
     page, where = ["# 悪い入力", ""], {}
     for text, _ in LINES:
         page += [text, ""]
-    for name, code in SNIPPETS.items():
-        path = project / "snippets" / "bad" / f"{name}.py"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(code, encoding="utf-8")
+    for name in SNIPPETS:
         where[name] = len(page) + 1
         page += [*FENCE.format(id=f"bad-{name}", path=f"snippets/bad/{name}.py").splitlines(), ""]
-    (project / "docs").mkdir()
-    (project / "docs" / "page.md").write_text("\n".join(page), encoding="utf-8")
+    snippets = {f"snippets/bad/{name}.py": code for name, code in SNIPPETS.items()}
+    write_tiny_project(project, "\n".join(page), snippets)
     site = project / "site"
     site.mkdir()
     (site / "stale.html").write_text("an earlier build", encoding="utf-8")

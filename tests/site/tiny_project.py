@@ -13,9 +13,7 @@ REPO = Path(__file__).resolve().parents[2]
 def write_tiny_project(root: Path, page: str, snippets: dict[str, str], nav: list | None = None) -> Path:
     """mkdocs.yml (the repo's, with its paths made absolute), docs/page.md and ``snippets`` under ``root``."""
     config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
-    # notebooks.py resolves snippet paths against the repository, not the config's directory: it cannot
-    # build a project elsewhere, and notebooks are not what these tests are about.
-    config["hooks"] = [str(REPO / hook) for hook in config.get("hooks", []) if not hook.endswith("notebooks.py")]
+    config["hooks"] = [str(REPO / hook) for hook in config.get("hooks", [])]
     theme = config.get("theme", {})
     if isinstance(theme, dict) and theme.get("custom_dir"):
         theme["custom_dir"] = str(REPO / theme["custom_dir"])
