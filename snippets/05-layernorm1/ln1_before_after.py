@@ -6,7 +6,7 @@ tabs = {}
 for s in SENTENCES:  # 8 つの例文それぞれで residual1 と ln1_out を描き、タブで切り替える
     stats = analysis_ffn.ln1_stats(preset_trace(s.number))
     alt = (
-        f"文{s.number}「{s.text}」の residual1 と ln1_out のヒートマップ。各行の左に μ と σ。"
+        f"文{s.number}「{s.text}」の residual1 と ln1_out のヒートマップ。各行の右に μ と σ。"
         f"LN の前の μ は {stats.mean_in.min():.2f}〜{stats.mean_in.max():.2f}、後はすべて 0.00。"
     )
     tabs[f"文{s.number}"] = figure_html(ln1_before_after_figure(s.number), alt)

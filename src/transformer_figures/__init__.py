@@ -18,6 +18,9 @@ and the snippet ends with :func:`show`::
         heatmap(ax, trace.scores[head], words, words, fmt="{:+.2f}", center=0.0, title=f"ヘッド {head}")
     show(fig, alt="文1 の scores のヒートマップ …")
 
+Annotated matrices (every number printed in its cell) are heat tables instead: :func:`heat_table` and
+:func:`heat_figure` build HTML tables coloured like ``heatmap``, which :func:`show` prints the same way.
+
 One figure per tab (e.g. per example sentence): build each with :func:`figure_html` and print
 ``tabs_html({"文1": html1, "文2": html2})``.
 
@@ -27,12 +30,28 @@ builds; text and axes use ``currentColor`` so they follow Material's light/dark 
 text (``role="img"``, ``aria-label``, ``<title>``).
 """
 
+from .heat_table import ColourScale, HeatFigure, HeatTable, heat_figure, heat_table
 from .html import figure_html, show, show_tabs, tabs_html
 from .plots import format_number, heatmap
 from .style import FONT_NAME, INK, MissingGlyphError, apply_house_style, new_figure
 from .svg import to_svg
 
 __all__ = [
-    "FONT_NAME", "INK", "MissingGlyphError", "apply_house_style", "figure_html", "format_number", "heatmap",
-    "new_figure", "show", "show_tabs", "tabs_html", "to_svg",
+    "FONT_NAME",
+    "INK",
+    "ColourScale",
+    "HeatFigure",
+    "HeatTable",
+    "MissingGlyphError",
+    "apply_house_style",
+    "figure_html",
+    "format_number",
+    "heat_figure",
+    "heat_table",
+    "heatmap",
+    "new_figure",
+    "show",
+    "show_tabs",
+    "tabs_html",
+    "to_svg",
 ]  # fmt: skip

@@ -11,7 +11,7 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 from transformer_math import experiments, ops
 from transformer_math.configs import TRANSFORMER_BASE, TransformerConfig
 
-from .plots import heatmap
+from .heat_table import ColourScale, HeatFigure, heat_figure, heat_table
 from .style import ACCENT, new_figure
 
 POST, PRE = ACCENT[0], ACCENT[1]
@@ -95,32 +95,35 @@ def architecture_figure(cfg: TransformerConfig = TRANSFORMER_BASE) -> Figure:
 # ------------------------------------------------------------------------------------------- masks
 
 
-def mask_placement_figure() -> Figure:
+WEIGHT_SCALE = ColourScale.for_values(None, vmin=0.0, vmax=1.0)
+"""Attention weights lie in [0, 1]: one colour scale for every weight table of the chapter."""
+
+
+def mask_placement_figure() -> HeatFigure:
     """The correct masked weights next to softmax-then-zero, with each row's sum on the right."""
     m = experiments.MASK
     words = list(experiments.MASK_WORDS)
-    fig, axes = new_figure(9.4, 4.0, ncols=2)
     panels = (
         ("softmax の前にマスク（正しい）", m.masked_before, m.row_sums_before),
         ("softmax の後で 0 にする（誤り）", m.zeroed_after, m.row_sums_zeroed),
     )
-    for ax, (title, weights, sums) in zip(axes, panels, strict=True):
-        heatmap(ax, weights, words, words, fmt="{:.2f}", vmin=0.0, vmax=1.0, title=title, xlabel="キー j")
-        for i, s in enumerate(sums):
-            ax.text(len(words) + 0.15, i + 0.5, f"和 {s:.2f}", va="center", ha="left", fontsize=9)
-    axes[0].set_ylabel("クエリ i")
-    return fig
+    tables = [
+        heat_table(weights, words, words, scale=WEIGHT_SCALE, title=title, corner="クエリ i ＼ キー j",
+                   row_notes=[f"和 {s:.2f}" for s in sums])
+        for title, weights, sums in panels
+    ]
+    return heat_figure(*tables, columns=2, legend_fmt="{:.1f}")
 
 
-def padding_figure() -> Figure:
+def padding_figure() -> HeatFigure:
     """Attention weights over real tokens and padding, with and without the padding mask."""
     p = experiments.PADDING
     labels = [f"t{t}" if v else f"pad{t}" for t, v in enumerate(p.valid)]
-    fig, axes = new_figure(9.0, 4.0, ncols=2)
-    heatmap(axes[0], p.weights, labels, labels, vmin=0, vmax=1, title="パディングマスクあり", xlabel="キー j")
-    heatmap(axes[1], p.weights_unmasked, labels, labels, vmin=0, vmax=1, title="マスクなし", xlabel="キー j")
-    axes[0].set_ylabel("クエリ i")
-    return fig
+    tables = [
+        heat_table(weights, labels, labels, scale=WEIGHT_SCALE, title=title, corner="クエリ i ＼ キー j")
+        for title, weights in (("パディングマスクあり", p.weights), ("マスクなし", p.weights_unmasked))
+    ]
+    return heat_figure(*tables, columns=2, legend_fmt="{:.1f}")
 
 
 def cross_shapes_table() -> str:
@@ -157,18 +160,14 @@ def head_cost_table() -> str:
     )
 
 
-def cross_heads_figure() -> Figure:
+def cross_heads_figure() -> HeatFigure:
     """The n × m weights of every head in the cross-attention example: h separate distributions."""
     attn = experiments.CROSS.attn  # (h, n, m)
     h, n, m = attn.shape
-    cols = 4
-    fig, axes = new_figure(9.6, 4.2, nrows=(h + cols - 1) // cols, ncols=cols)  # room between the two rows of titles
     rows = [f"dec{i}" for i in range(n)]
     keys = [f"enc{j}" for j in range(m)]
-    for head, ax in enumerate(axes.flat):
-        heatmap(ax, attn[head], rows, keys, vmin=0.0, vmax=1.0, title=f"ヘッド {head}", annotation_size=7.5)
-        ax.tick_params(labelsize=8)
-    return fig
+    tables = [heat_table(attn[head], rows, keys, scale=WEIGHT_SCALE, title=f"ヘッド {head}") for head in range(h)]
+    return heat_figure(*tables, columns=2, legend_fmt="{:.1f}")
 
 
 # ------------------------------------------------------------------------------------------- positional encoding

@@ -11,13 +11,14 @@ import sys
 from matplotlib import pyplot as plt
 from matplotlib.figure import Figure
 
+from .heat_table import HeatFigure
 from .svg import to_svg
 
 _tab_sets = itertools.count(1)
 
 
-def figure_html(fig: Figure, alt: str, caption: str | None = None) -> str:
-    """``<figure>`` holding ``fig`` as inline SVG, described by ``alt`` for screen readers.
+def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None) -> str:
+    """``<figure>`` holding ``fig`` as inline SVG (or heat tables), described by ``alt`` for screen readers.
 
     The SVG gets ``role="img"``, an ``aria-label`` and a ``<title>`` (a tooltip too); the optional caption is
     visible text under the figure. The figure is closed afterwards, so snippets do not leak memory.
@@ -25,6 +26,8 @@ def figure_html(fig: Figure, alt: str, caption: str | None = None) -> str:
     alt = (alt or "").strip()
     if not alt:
         raise ValueError("alt must describe the figure for readers who cannot see it; got an empty string")
+    if isinstance(fig, HeatFigure):
+        return fig.to_html(alt, caption)
     try:
         svg = to_svg(fig, what=f"figure {alt[:40]!r}")
     finally:
@@ -50,7 +53,7 @@ def _callers_print(depth: int = 2):
     return frame.f_globals.get("print", builtins.print)
 
 
-def show(fig: Figure, alt: str, caption: str | None = None) -> None:
+def show(fig: Figure | HeatFigure, alt: str, caption: str | None = None) -> None:
     """Print :func:`figure_html` — the one line at the end of every figure snippet."""
     _callers_print()(figure_html(fig, alt, caption))
 

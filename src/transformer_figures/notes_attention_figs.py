@@ -1,4 +1,4 @@
-"""Figures of the notes §0–§4: W_E, W_P (heatmap and waves), X = W_E + W_P, Q/K/V with the bonds, concat and Y.
+"""Figures of the notes §0–§4: W_E, W_P (heat table and waves), X = W_E + W_P, Q/K/V with the bonds, concat and Y.
 
 Every function takes only what selects the figure (a sentence number) and returns a matplotlib Figure; the
 snippets wrap it with :func:`transformer_figures.figure_html` and, for the eight sentences, ``tabs_html``.
@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.patches import Rectangle
 
 from transformer_math import analysis_attention, ops, preset, preset_trace
 from transformer_math.preset import BONDS, D_K, D_MODEL, DIM_NAMES, N_HEADS, VOCAB, T
 
-from .plots import format_number, heatmap
+from .heat_table import ColourScale, HeatFigure, heat_figure, heat_table
+from .plots import format_number
 from .style import ACCENT, new_figure
 
 DIM_LABELS = tuple(f"d{d} {name}" for d, name in enumerate(DIM_NAMES))
@@ -28,51 +28,23 @@ def _words(sentence_number: int) -> list[str]:
     return [f"T{t} {w}" for t, w in enumerate(_plain_words(sentence_number))]
 
 
-def _annotate_nonzero(ax, matrix: np.ndarray, fmt: str) -> None:
-    """Print only the non-zero cells: in a sparse matrix the zeros are the background, not information."""
-    for i, j in zip(*np.nonzero(matrix), strict=True):
-        ax.text(j + 0.5, i + 0.5, format_number(matrix[i, j], fmt), ha="center", va="center", fontsize=8,
-                color="#000000" if abs(matrix[i, j]) < 2 else "#ffffff")  # fmt: skip
-
-
-def _drop_zero_labels(ax, matrix: np.ndarray, fontsize: float = 7) -> None:
-    """Remove the printed value of the cells that are exactly 0 (lighter SVG, the structure stands out)."""
-    for text in list(ax.texts):
-        x, y = text.get_position()
-        if matrix[int(y), int(x)] == 0.0:
-            text.remove()
-        else:
-            text.set_fontsize(fontsize)
-
-
-def _rotate_columns(ax) -> None:
-    for label in ax.get_xticklabels():
-        label.set_rotation(90)
-
-
 # ---------------------------------------------------------------------------------------------- §1
-def embedding_figure() -> Figure:
+def embedding_figure() -> HeatFigure:
     """W_E (16 words × 16 named dimensions), the non-zero entries printed."""
     W_E = preset.build_embedding()
-    fig, ax = new_figure(7.6, 7.0)
-    heatmap(ax, W_E, [f"{i} {w}" for i, w in enumerate(VOCAB)], DIM_LABELS, cmap="Blues", vmin=0.0, vmax=3.0,
-            annotate=False, xlabel="埋め込み次元 d", ylabel="token id と単語")  # fmt: skip
-    _annotate_nonzero(ax, W_E, "{:.1f}")
-    _rotate_columns(ax)
-    for x in (8, 12):  # category | feature | identity trace
-        ax.axvline(x, color="#888888", linewidth=1.2)
-    return fig
+    table = heat_table(W_E, [f"{i} {w}" for i, w in enumerate(VOCAB)], DIM_LABELS, fmt="{:.1f}", cmap="Blues",
+                       vmin=0.0, vmax=3.0, corner="token id と単語 ＼ 次元 d", vertical_columns=True, hidden_zeros=True,
+                       divider_before=(8, 12))  # category | feature | identity trace  # fmt: skip
+    return heat_figure(table, legend_fmt="{:.1f}")
 
 
-def positional_heatmap_figure() -> Figure:
+def positional_heatmap_figure() -> HeatFigure:
     """W_P (T × d_model): sin in even, cos in odd dimensions."""
     W_P = ops.positional_encoding(T, D_MODEL)
-    fig, ax = new_figure(9.0, 3.4)
-    heatmap(ax, W_P, [f"t={t}" for t in range(T)], [f"d{d}" for d in range(D_MODEL)], fmt="{:+.2f}",
-            center=0.0, xlabel="次元 d (偶数 = sin, 奇数 = cos)", ylabel="位置 t")  # fmt: skip
-    for text in ax.texts:
-        text.set_fontsize(7)
-    return fig
+    cols = [f"d{d} {'cos' if d % 2 else 'sin'}" for d in range(D_MODEL)]
+    table = heat_table(W_P, [f"t={t}" for t in range(T)], cols, fmt="{:+.2f}", center=0.0, corner="位置 t ＼ 次元 d",
+                       vertical_columns=True)  # fmt: skip
+    return heat_figure(table, legend_fmt="{:+.1f}")
 
 
 def positional_waves_figure() -> Figure:
@@ -115,45 +87,40 @@ def positional_periods_figure() -> Figure:
     return fig
 
 
-def x_decomposition_figure(sentence_number: int) -> Figure:
-    """W_E[tokens] + W_P = X for one sentence, three heatmaps on one colour scale."""
+def x_decomposition_figure(sentence_number: int) -> HeatFigure:
+    """W_E[tokens] + W_P = X for one sentence, three heat tables on one colour scale."""
     words = _words(sentence_number)
     trace = preset_trace(sentence_number)
-    fig, axes = new_figure(9.0, 7.6, nrows=3)
-    span = float(np.abs(trace.X).max())
+    scale = ColourScale.for_values(trace.X, center=0.0)
     titles = ("W_E[tokens] (単語の意味)", "+ W_P (位置)", "= X (ブロックへの入力)")
-    for ax, matrix, title in zip(axes, (trace.X_tok, trace.X_pos, trace.X), titles, strict=True):
-        heatmap(ax, matrix, words, DIM_LABELS if ax is axes[0] else [f"d{d}" for d in range(D_MODEL)],
-                fmt="{:.2f}", center=0.0, vmin=-span, vmax=span, title=title)  # fmt: skip
-        _drop_zero_labels(ax, matrix)
-    _rotate_columns(axes[0])
-    return fig
+    short = [f"d{d}" for d in range(D_MODEL)]  # the dimensions are named once, on the first table
+    tables = [
+        heat_table(matrix, words, DIM_LABELS if k == 0 else short, scale=scale, title=title,
+                   vertical_columns=k == 0, hidden_zeros=True)
+        for k, (matrix, title) in enumerate(zip((trace.X_tok, trace.X_pos, trace.X), titles, strict=True))
+    ]
+    return heat_figure(*tables)
 
 
 # ---------------------------------------------------------------------------------------------- §2
-def _mark_bond_columns(ax, head: int) -> None:
-    for b in BONDS:
-        if b.head == head:
-            k = b.column - head * D_K
-            ax.add_patch(Rectangle((k, 0), 1, T, fill=False, edgecolor=BOND_COLOUR, linewidth=2.2, clip_on=False))
+def _bond_columns(head: int) -> list[int]:
+    return [b.column - head * D_K for b in BONDS if b.head == head]
 
 
-def qkv_figure(sentence_number: int) -> Figure:
+def qkv_figure(sentence_number: int) -> HeatFigure:
     """Q, K, V (T × d_k) per head; the bond columns framed. V = X because W_V = I."""
     words = _words(sentence_number)
     trace = preset_trace(sentence_number)
-    fig, axes = new_figure(9.0, 8.4, nrows=3, ncols=N_HEADS)
     span = float(max(np.abs(trace.Q).max(), np.abs(trace.K).max(), np.abs(trace.V).max()))  # one scale for all
-    for row, (name, tensor) in enumerate((("Q", trace.Q), ("K", trace.K), ("V", trace.V))):
-        for head in range(N_HEADS):
-            ax = axes[row, head]
-            cols = [f"g{head * D_K + k}" for k in range(D_K)]
-            heatmap(ax, tensor[:, head, :], words if head == 0 else [""] * T, cols, fmt="{:.2f}", center=0.0,
-                    vmin=-span, vmax=span, title=f"{name}  ヘッド {head}")  # fmt: skip
-            _drop_zero_labels(ax, tensor[:, head, :])
-            if name != "V":
-                _mark_bond_columns(ax, head)
-    return fig
+    scale = ColourScale.for_values(None, vmin=-span, vmax=span, center=0.0)
+    tables = [
+        heat_table(tensor[:, head, :], words, [f"g{head * D_K + k}" for k in range(D_K)], scale=scale,
+                   title=f"{name}  ヘッド {head}", hidden_zeros=True,
+                   framed_columns=_bond_columns(head) if name != "V" else ())
+        for name, tensor in (("Q", trace.Q), ("K", trace.K), ("V", trace.V))
+        for head in range(N_HEADS)
+    ]
+    return heat_figure(*tables, columns=N_HEADS)
 
 
 def bond_split_figure(sentence_number: int) -> Figure:
@@ -180,21 +147,19 @@ def bond_split_figure(sentence_number: int) -> Figure:
 
 
 # ---------------------------------------------------------------------------------------------- §4
-def concat_figure(sentence_number: int) -> Figure:
+def concat_figure(sentence_number: int) -> HeatFigure:
     """out per head (T × d_k) → concat (T × d_model) → Y = concat · W_O, the head boundary marked."""
     words = _words(sentence_number)
     trace = preset_trace(sentence_number)
-    fig, axes = new_figure(9.0, 5.6, nrows=2)
-    span = float(np.abs(trace.Y).max())
-    for ax, matrix, title in zip(axes, (trace.concat, trace.Y), ("concat (ヘッド 0 | ヘッド 1)", "Y = concat · W_O"),
-                                 strict=True):  # fmt: skip
-        heatmap(ax, matrix, words, DIM_LABELS, fmt="{:.2f}", center=0.0, vmin=-span, vmax=span, title=title)
-        for text in ax.texts:
-            text.set_fontsize(7)
-        ax.axvline(D_K, color=BOND_COLOUR, linewidth=2.2)
-    _rotate_columns(axes[0])
-    axes[1].set_xticks(np.arange(D_MODEL) + 0.5, labels=[f"d{d}" for d in range(D_MODEL)])
-    return fig
+    scale = ColourScale.for_values(trace.Y, center=0.0)
+    tables = [
+        heat_table(matrix, words, cols, scale=scale, title=title, vertical_columns=True, divider_before=(D_K,))
+        for matrix, title, cols in (
+            (trace.concat, "concat (ヘッド 0 | ヘッド 1)", [f"g{d}" for d in range(D_MODEL)]),
+            (trace.Y, "Y = concat · W_O", DIM_LABELS),
+        )
+    ]
+    return heat_figure(*tables)
 
 
 def y_sources_figure(sentence_number: int, t: int) -> Figure:
@@ -221,31 +186,26 @@ def y_sources_figure(sentence_number: int, t: int) -> Figure:
 
 
 # ---------------------------------------------------------------------------------------------- §3 extension
-def attention_relations_figure(sentence_number: int) -> Figure:
+def attention_relations_figure(sentence_number: int) -> HeatFigure:
     """scores (top) and attn (bottom) per head; each intended relation's cell framed (solid), a lost row's
     actual winner framed dashed."""
     words = _words(sentence_number)
     keys = [w.split(" ")[1] for w in words]
     trace = preset_trace(sentence_number)
-    fig, axes = new_figure(9.0, 8.4, nrows=2, ncols=N_HEADS)
-    limit = float(np.abs(trace.scores).max())  # one colour scale for both heads' scores
-    for head in range(N_HEADS):
-        heatmap(axes[0, head], trace.scores[head], words, keys, fmt="{:+.2f}", center=0.0, vmin=-limit, vmax=limit,
-                title=f"scores  ヘッド {head}", ylabel="クエリ i" if head == 0 else None)  # fmt: skip
-        heatmap(axes[1, head], trace.attn[head], words, keys, fmt="{:.3f}", vmin=0.0, vmax=1.0,
-                title=f"attn  ヘッド {head}", ylabel="クエリ i" if head == 0 else None)  # fmt: skip
-        for ax in axes[:, head]:
-            for text in ax.texts:
-                text.set_fontsize(8)
-            for v in analysis_attention.relation_verdicts(sentence_number):
-                if v.head != head:
-                    continue
-                ax.add_patch(Rectangle((v.key_pos, v.query_pos), 1, 1, fill=False, edgecolor=BOND_COLOUR,
-                                       linewidth=2.6))  # fmt: skip
-                if not v.wins:
-                    ax.add_patch(Rectangle((v.winner_pos, v.query_pos), 1, 1, fill=False, edgecolor=BOND_COLOUR,
-                                           linewidth=2.0, linestyle="--"))  # fmt: skip
-    return fig
+    verdicts = analysis_attention.relation_verdicts(sentence_number)
+    score_scale = ColourScale.for_values(trace.scores, center=0.0)  # one colour scale for both heads' scores
+    weight_scale = ColourScale.for_values(None, vmin=0.0, vmax=1.0)
+    tables = []
+    for name, tensor, scale, fmt in (("scores", trace.scores, score_scale, "{:+.2f}"),
+                                     ("attn", trace.attn, weight_scale, "{:.3f}")):  # fmt: skip
+        for head in range(N_HEADS):
+            mine = [v for v in verdicts if v.head == head]
+            tables.append(heat_table(
+                tensor[head], words, keys, fmt=fmt, scale=scale, title=f"{name}  ヘッド {head}",
+                corner="クエリ i ＼ キー j", framed_cells=[(v.query_pos, v.key_pos) for v in mine],
+                dashed_cells=[(v.query_pos, v.winner_pos) for v in mine if not v.wins],
+            ))  # fmt: skip
+    return HeatFigure(tuple(tables), ((score_scale, "{:+.2f}"), (weight_scale, "{:.1f}")), columns=N_HEADS)
 
 
 def table_html(headers: list[str], rows: list[list[str]], caption: str | None = None) -> str:

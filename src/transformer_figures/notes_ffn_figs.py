@@ -1,8 +1,9 @@
 """Figures and tables of the notes §5–§9: LayerNorm before/after, GELU vs ReLU, ffn_h with the detector names,
 where each firing detector's input comes from (W_E or W_P), ln2_out, and the block's shape flow.
 
-Each figure function takes only what selects it (a sentence number) and returns a matplotlib Figure; the
-``*_html`` helpers return ready HTML (tables, derivations) for snippets.
+Each figure function takes only what selects it (a sentence number) and returns a matplotlib Figure (a
+HeatFigure of heat tables for annotated matrices); the ``*_html`` helpers return ready HTML (tables,
+derivations) for snippets.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ import itertools
 
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Rectangle
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from transformer_math import SENTENCES, analysis_ffn, ops, preset, preset_trace
 from transformer_math.derivations import Derivation
 from transformer_math.preset import D_MODEL, DIM_NAMES, NEURON_NAMES
 
-from .plots import format_number, heatmap
+from .heat_table import ColourScale, HeatFigure, heat_figure, heat_table
+from .plots import format_number
 from .style import ACCENT, new_figure
 
 DIM_LABELS = tuple(f"d{d} {name}" for d, name in enumerate(DIM_NAMES))
@@ -37,42 +39,32 @@ def _m(value: float, fmt: str = "{:+.2f}") -> str:
     return text[1:] if text[:1] in "+−" and not any(c in "123456789" for c in text) else text
 
 
-def _small_text(ax, size: float = 7.5) -> None:
-    for text in ax.texts:
-        text.set_fontsize(size)
-
-
-def _rotate(ax) -> None:
-    for label in ax.get_xticklabels():
-        label.set_rotation(90)
-
-
 # ---------------------------------------------------------------------------------------------- §5, §7
-def _before_after(panels: list[tuple[str, np.ndarray]], stats: analysis_ffn.LayerNormStats | None, n: int) -> Figure:
+def _before_after(panels: list[tuple[str, np.ndarray]], stats: analysis_ffn.LayerNormStats, n: int) -> HeatFigure:
+    """One heat table per stage (each on its own scale); the last two, LayerNorm's input and output, carry
+    each token's μ and σ after its row."""
     words = _words(n)
-    fig, axes = new_figure(9.0, 2.55 * len(panels) + 0.6, nrows=len(panels))
-    for i, (ax, (title, matrix)) in enumerate(zip(axes, panels, strict=True)):
-        span = float(np.abs(matrix).max())
-        rows = words
-        if stats is not None and i == len(panels) - 2:  # the LayerNorm input: its μ and σ per token
-            rows = [f"{w}  μ={_m(m)} σ={s:.2f}" for w, m, s in zip(words, stats.mean_in, stats.std_in, strict=True)]
-        if stats is not None and i == len(panels) - 1:  # the output: mean 0, std just below 1
-            rows = [f"{w}  μ={_m(m)} σ={s:.2f}" for w, m, s in zip(words, stats.mean_out, stats.std_out, strict=True)]
-        heatmap(ax, matrix, rows, DIM_LABELS if i == 0 else [f"d{d}" for d in range(D_MODEL)], fmt="{:.2f}",
-                center=0.0, vmin=-span, vmax=span, title=title)  # fmt: skip
-        _small_text(ax, 7)
-    _rotate(axes[0])
-    return fig
+    notes = {
+        len(panels) - 2: [f"μ={_m(m)} σ={s:.2f}" for m, s in zip(stats.mean_in, stats.std_in, strict=True)],
+        len(panels) - 1: [f"μ={_m(m)} σ={s:.2f}" for m, s in zip(stats.mean_out, stats.std_out, strict=True)],
+    }
+    short = [f"d{d}" for d in range(D_MODEL)]  # the dimensions are named once, on the first table
+    tables = [
+        heat_table(matrix, words, DIM_LABELS if i == 0 else short, center=0.0, title=title,
+                   vertical_columns=i == 0, row_notes=notes.get(i, ()))
+        for i, (title, matrix) in enumerate(panels)
+    ]
+    return heat_figure(*tables)
 
 
-def ln1_before_after_figure(n: int) -> Figure:
+def ln1_before_after_figure(n: int) -> HeatFigure:
     """residual1 = X + Y and ln1_out = LN(residual1), each token's μ and σ beside its row."""
     tr = preset_trace(n)
     panels = [("residual1 = X + Y", tr.residual1), ("ln1_out = LayerNorm(residual1)", tr.ln1_out)]
     return _before_after(panels, analysis_ffn.ln1_stats(tr), n)
 
 
-def ln2_before_after_figure(n: int) -> Figure:
+def ln2_before_after_figure(n: int) -> HeatFigure:
     """ffn_out, residual2 = ln1_out + ffn_out and ln2_out = LN(residual2), with μ and σ per token."""
     tr = preset_trace(n)
     panels = [("ffn_out (FFN の書き戻し)", tr.ffn_out), ("residual2 = ln1_out + ffn_out", tr.residual2),
@@ -130,19 +122,15 @@ def gelu_relu_figure() -> Figure:
     return fig
 
 
-def ffn_h_figure(n: int) -> Figure:
+def ffn_h_figure(n: int) -> HeatFigure:
     """ffn_h (T × the 16 used units) with the detector names; cells above the firing threshold framed."""
     tr = preset_trace(n)
-    words = _words(n)
     h = tr.ffn_h[:, :N_USED_UNITS]
-    fig, ax = new_figure(9.0, 4.2)
-    heatmap(ax, h, words, list(NEURON_NAMES[:N_USED_UNITS]), fmt="{:.2f}", cmap="viridis", vmin=0.0,
-            vmax=max(2.1, float(h.max())))  # fmt: skip
-    _small_text(ax, 7.5)
-    _rotate(ax)
-    for t, k in zip(*np.nonzero(h > analysis_ffn.FIRING_THRESHOLD), strict=True):
-        ax.add_patch(Rectangle((k, t), 1, 1, fill=False, edgecolor=MARK_COLOUR, linewidth=2.0))
-    return fig
+    firing = zip(*np.nonzero(h > analysis_ffn.FIRING_THRESHOLD), strict=True)
+    scale = ColourScale.for_values(None, cmap="viridis", vmin=0.0, vmax=max(2.1, float(h.max())))
+    table = heat_table(h, _words(n), list(NEURON_NAMES[:N_USED_UNITS]), scale=scale, vertical_columns=True,
+                       framed_cells=firing)  # fmt: skip
+    return heat_figure(table)
 
 
 def detector_attribution_figure(n: int) -> Figure:

@@ -86,6 +86,56 @@ _MEASURE = """
 """
 
 
+# Heat tables (transformer_figures.heat_table): every visible text of every table, with what it stands on —
+# its cell's own background for a number, else the page background — and the mark colour against the page.
+# Returns {texts: [[figure label, text, fg rgba, bg rgba], …], marks: [[figure label, mark rgba, page rgba], …]}.
+_MEASURE_TABLES = """
+() => {
+  const rgba = s => { const m = s.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const blend = (top, under) => { const a = top[3];
+    return [0, 1, 2].map(i => top[i] * a + under[i] * (1 - a)).concat([1]); };
+  const behind = el => {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgba(getComputedStyle(e).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+    }
+    let color = [255, 255, 255, 1];
+    for (const c of layers.reverse()) color = blend(c, color);
+    return color;
+  };
+  const texts = [], marks = [];
+  for (const figure of document.querySelectorAll("article figure.tf-heat-figure")) {
+    for (let el = figure; el && el !== document.body; el = el.parentElement) {
+      if (el.tagName === "DETAILS") el.open = true;
+      if (el.classList && el.classList.contains("tabbed-block")) {
+        const index = [...el.parentElement.children].indexOf(el);
+        const inputs = [...el.parentElement.parentElement.children].filter(c => c.tagName === "INPUT");
+        if (inputs[index]) inputs[index].checked = true;
+      }
+    }
+    const label = (figure.getAttribute("aria-label") || "").slice(0, 60);
+    const page = behind(figure);
+    const mark = rgba(getComputedStyle(figure).getPropertyValue("--tf-mark").trim().replace(
+      /^#(..)(..)(..)$/, (_, r, g, b) => `rgb(${parseInt(r, 16)}, ${parseInt(g, 16)}, ${parseInt(b, 16)})`));
+    if (figure.querySelector("td.f, td.fd, td.c, .d")) marks.push([label, mark, page]);
+    for (const cell of figure.querySelectorAll("caption, th, td")) {
+      if (!cell.textContent.trim() || cell.classList.contains("z")) continue;
+      const box = cell.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      const style = getComputedStyle(cell);
+      const bg = behind(cell);
+      texts.push([label, cell.textContent.trim().slice(0, 30), blend(rgba(style.color), bg), bg]);
+    }
+  }
+  return { texts, marks };
+}
+"""
+
+NON_TEXT_REQUIRED = 3.0  # WCAG 1.4.11: a frame that carries meaning against what surrounds it
+
+
 def luminance(rgb) -> float:
     def channel(c: float) -> float:
         c = c / 255
@@ -128,6 +178,30 @@ def test_figure_text_contrast(shared_browser, shared_server, shared_pages, schem
     print(f"\n{scheme}: {measured} texts in {figures} figures, lowest contrast {worst[0]:.2f}:1 at {worst[1]}")
     assert measured > 0, "no figure text measured: the figures or the selector changed"
     assert not low, f"{len(low)} texts below {REQUIRED}:1 in the {scheme} palette:\n" + "\n".join(low[:40])
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_heat_table_contrast(shared_browser, shared_server, shared_pages, scheme: str):
+    context = shared_browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    page = context.new_page()
+    texts, marks = [], []
+    try:
+        for path in shared_pages:
+            page.goto(shared_server + path, wait_until="networkidle")
+            measured = page.evaluate(_MEASURE_TABLES)
+            texts += [(path, *record) for record in measured["texts"]]
+            marks += [(path, *record) for record in measured["marks"]]
+    finally:
+        context.close()
+    ratios = [(contrast(fg, bg), f"/{path} 「{text}」 in {label!r}") for path, label, text, fg, bg in texts]
+    mark_ratios = [(contrast(mark, bg), f"/{path} marks in {label!r}") for path, label, mark, bg in marks]
+    print(f"\n{scheme}: {len(ratios)} heat-table texts, lowest {min(ratios)[0]:.2f}:1 at {min(ratios)[1]}; "
+          f"{len(mark_ratios)} marked figures, lowest mark contrast {min(mark_ratios)[0]:.2f}:1")  # fmt: skip
+    assert len(ratios) > 1000, "too few heat-table texts measured: the tables or the selector changed"
+    low = [f"{where}: {ratio:.2f}:1" for ratio, where in ratios if ratio < REQUIRED]
+    assert not low, f"{len(low)} heat-table texts below {REQUIRED}:1 in the {scheme} palette:\n" + "\n".join(low[:40])
+    weak = [f"{where}: {ratio:.2f}:1" for ratio, where in mark_ratios if ratio < NON_TEXT_REQUIRED]
+    assert not weak, f"frames below {NON_TEXT_REQUIRED}:1 against the {scheme} page:\n" + "\n".join(weak)
 
 
 def test_scheme_really_switches(shared_browser, shared_server):

@@ -39,10 +39,13 @@ _PRINT_STATE = """
   const article = document.querySelector("article").getBoundingClientRect();
   const shown = svg => !svg.closest(".tabbed-block")
                        || getComputedStyle(svg.closest(".tabbed-block")).display !== "none";
-  const figures = [...document.querySelectorAll("article svg.tf-figure")].filter(shown).map(svg => {
-    const b = svg.getBoundingClientRect();
-    return [svg.getAttribute("aria-label").slice(0, 40), b.width, b.height];
-  });
+  // inline SVG figures and heat tables (a heat figure's widest table: a wrapper could hide its overflow)
+  const figures = [...document.querySelectorAll("article svg.tf-figure, article figure.tf-heat-figure")]
+    .filter(shown).map(fig => {
+      const b = fig.getBoundingClientRect();
+      const widest = Math.max(b.width, ...[...fig.querySelectorAll("table")].map(t => t.getBoundingClientRect().width));
+      return [fig.getAttribute("aria-label").slice(0, 40), widest, b.height];
+    });
   return {
     navigationHidden: hidden(".md-header") && hidden(".md-sidebar") && hidden(".md-footer") && hidden(".tf-notebook"),
     articleWidth: article.width,

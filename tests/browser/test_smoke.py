@@ -98,7 +98,8 @@ def test_figures_have_alt_text_and_reasonable_weight(built_site: Path):
 # Opens the tab (and <details>) holding each figure, then measures it. Returns [[label, width, height], …].
 _MEASURE_FIGURES = """
 () => {
-  const figures = [...document.querySelectorAll("article svg.tf-figure, article figure img, article .tf-panel")];
+  const figures = [...document.querySelectorAll(
+    "article svg.tf-figure, article figure.tf-heat-figure, article figure img, article .tf-panel")];
   const out = [];
   for (const fig of figures) {
     const chain = [];

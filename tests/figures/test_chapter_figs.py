@@ -10,18 +10,20 @@ from pathlib import Path
 import pytest
 from matplotlib import pyplot as plt
 
-from transformer_figures import chapter_figs, to_svg
+from transformer_figures import HeatFigure, chapter_figs, figure_html, to_svg
 from transformer_math import experiments
 from transformer_math.configs import TRANSFORMER_BASE
 
 ROOT = Path(__file__).resolve().parents[2]
 SNIPPETS = sorted(ROOT.glob("snippets/chapter-0[1-6]-*/*.py"))
 
-FIGURES = {
-    "architecture": (chapter_figs.architecture_figure, "エンコーダ"),
+HEAT_FIGURES = {
     "mask": (chapter_figs.mask_placement_figure, "softmax の前にマスク"),
     "padding": (chapter_figs.padding_figure, "パディングマスクあり"),
     "cross_heads": (chapter_figs.cross_heads_figure, "ヘッド 7"),
+}
+FIGURES = {
+    "architecture": (chapter_figs.architecture_figure, "エンコーダ"),
     "wavelength": (chapter_figs.wavelength_figure, "次元の組の番号"),
     "offset": (chapter_figs.offset_dot_figure, "オフセット"),
     "activations": (chapter_figs.relu_gelu_figure, "傾き"),
@@ -39,6 +41,24 @@ def test_figure_keeps_japanese_as_text_and_is_deterministic(name):
     assert japanese in html.unescape(texts)
 
 
+@pytest.mark.parametrize("name", HEAT_FIGURES)
+def test_heat_figure_is_deterministic_and_titled_in_japanese(name):
+    make, japanese = HEAT_FIGURES[name]
+    first, second = figure_html(make(), alt=name), figure_html(make(), alt=name)
+    assert first == second
+    assert japanese in html.unescape("".join(re.findall(r"<caption>([^<]*)</caption>", first)))
+
+
+def test_weight_tables_print_the_experiment_weights():
+    figure = chapter_figs.cross_heads_figure()
+    assert isinstance(figure, HeatFigure) and len(figure.tables) == experiments.CROSS.attn.shape[0]
+    for table, weights in zip(figure.tables, experiments.CROSS.attn, strict=True):
+        assert table.printed == [[f"{w:.2f}" for w in row] for row in weights]
+    padding = chapter_figs.padding_figure()
+    assert [t.matrix.tolist() for t in padding.tables] == [experiments.PADDING.weights.tolist(),
+                                                          experiments.PADDING.weights_unmasked.tolist()]
+
+
 def test_architecture_figure_writes_the_config_sizes():
     svg = html.unescape(to_svg(chapter_figs.architecture_figure()))
     assert f"N = {TRANSFORMER_BASE.n_layers}" in svg
@@ -46,9 +66,9 @@ def test_architecture_figure_writes_the_config_sizes():
 
 
 def test_mask_figure_prints_the_row_sums_of_experiments():
-    svg = html.unescape(to_svg(chapter_figs.mask_placement_figure()))
-    for s in experiments.MASK.row_sums_zeroed:
-        assert f"和 {s:.2f}" in svg
+    wrong = chapter_figs.mask_placement_figure().tables[1]
+    assert wrong.row_notes == tuple(f"和 {s:.2f}" for s in experiments.MASK.row_sums_zeroed)
+    assert f'<th class="n">和 {experiments.MASK.row_sums_zeroed[0]:.2f}</th>' in wrong.to_html()
 
 
 def test_cross_shapes_table_reads_the_computed_shapes():
@@ -72,7 +92,7 @@ def test_table_html_escapes_cells():
 def test_snippet_prints_a_figure_with_alt_text_or_a_table(path, capsys):
     runpy.run_path(str(path), run_name="__main__")
     out = capsys.readouterr().out
-    assert "<svg" in out or "<table>" in out
+    assert "<svg" in out or "<table" in out
     if "<svg" in out:
         assert re.search(r'aria-label="[^"]{20,}"', out)
 

@@ -7,11 +7,10 @@ import re
 import numpy as np
 import pytest
 from matplotlib import pyplot as plt
-from matplotlib.patches import Rectangle
 
 from transformer_figures import figure_html, to_svg
 from transformer_figures import notes_attention_figs as F
-from transformer_math import SENTENCES, analysis_attention, preset_trace
+from transformer_math import SENTENCES, analysis_attention, preset, preset_trace
 from transformer_math.preset import BONDS, D_K
 
 
@@ -22,41 +21,44 @@ def _close_figures():
     plt.close("all")
 
 
-def _frames(fig) -> list[Rectangle]:
-    return [p for ax in fig.axes for p in ax.patches if isinstance(p, Rectangle) and not p.get_fill()]
-
-
 def test_qkv_figure_frames_exactly_the_bond_columns():
     fig = F.qkv_figure(1)
-    frames = _frames(fig)
-    # one frame per bond in Q and one in K
-    assert len(frames) == 2 * len(BONDS)
-    framed_k = sorted(int(r.get_x()) for r in frames)
-    assert framed_k == sorted(2 * [b.column % D_K for b in BONDS])
+    by_title = {t.title: t for t in fig.tables}
+    for head in range(2):
+        bonds = {b.column % D_K for b in BONDS if b.head == head}
+        assert by_title[f"Q  ヘッド {head}"].framed_columns == bonds
+        assert by_title[f"K  ヘッド {head}"].framed_columns == bonds
+        assert not by_title[f"V  ヘッド {head}"].framed_columns
+    assert sum(len(t.framed_columns) for t in fig.tables) == 2 * len(BONDS)  # one frame per bond in Q and in K
 
 
 def test_attention_figure_frames_each_relation_and_a_lost_winner():
     fig = F.attention_relations_figure(3)
-    frames = _frames(fig)
     verdicts = analysis_attention.relation_verdicts(3)
-    # the same frames on the scores and on the attn heatmaps
-    assert len(frames) == 2 * (len(verdicts) + sum(not v.wins for v in verdicts))
-    cells = {(int(r.get_y()), int(r.get_x())) for r in frames}
-    assert {(v.query_pos, v.key_pos) for v in verdicts} <= cells
+    for name in ("scores", "attn"):  # the same frames on the scores and on the attn tables
+        for head in range(2):
+            table = next(t for t in fig.tables if t.title == f"{name}  ヘッド {head}")
+            mine = [v for v in verdicts if v.head == head]
+            assert table.framed_cells == {(v.query_pos, v.key_pos) for v in mine}
+            assert table.dashed_cells == {(v.query_pos, v.winner_pos) for v in mine if not v.wins}
+    assert all(v.wins for v in verdicts)  # every relation wins in the preset, so no dashed frame is drawn today
 
 
-def test_heatmap_values_are_the_trace_values():
+def test_heat_table_values_are_the_trace_values():
     # the numbers printed in the concat figure are the trace's concat, formatted
     fig = F.concat_figure(2)
-    printed = [t.get_text() for t in fig.axes[0].texts]
+    printed = [text for row in fig.tables[0].printed for text in row]
     expected = [f"{v:.2f}".replace("-", "−") for v in preset_trace(2).concat.ravel()]
     assert printed == expected
+    assert fig.tables[0].divider_before == {D_K}  # the head boundary
 
 
-def test_zero_cells_are_not_labelled_in_q():
-    fig = F.qkv_figure(1)
+def test_zero_cells_are_not_shown_in_q():
+    table = F.qkv_figure(1).tables[0]
     q_head0 = preset_trace(1).Q[:, 0, :]
-    assert len(fig.axes[0].texts) == int(np.count_nonzero(q_head0))
+    assert table.to_html().count('class="z') + table.to_html().count(' z"') + table.to_html().count(" z ") == int(
+        np.count_nonzero(q_head0 == 0.0)
+    )
 
 
 def test_waves_title_gives_each_period():
@@ -68,13 +70,30 @@ def test_waves_title_gives_each_period():
 
 @pytest.mark.parametrize(
     "make",
-    [F.embedding_figure, F.positional_heatmap_figure, F.positional_periods_figure, lambda: F.x_decomposition_figure(8),
-     lambda: F.bond_split_figure(5), lambda: F.y_sources_figure(6, 0)],
+    [F.positional_periods_figure, lambda: F.bond_split_figure(5), lambda: F.y_sources_figure(6, 0)],
 )  # fmt: skip
 def test_figures_render_to_deterministic_svg_with_japanese_text(make):
     first, second = to_svg(make()), to_svg(make())
     assert first == second
     assert re.search(r">[^<]*[\u3040-\u30ff\u4e00-\u9fff][^<]*</text>", first)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [F.embedding_figure, F.positional_heatmap_figure, lambda: F.x_decomposition_figure(8), lambda: F.qkv_figure(4),
+     lambda: F.concat_figure(5), lambda: F.attention_relations_figure(7)],
+)  # fmt: skip
+def test_heat_figures_are_deterministic_with_japanese_labels(make):
+    first, second = figure_html(make(), alt="図"), figure_html(make(), alt="図")
+    assert first == second
+    assert re.search(r"<(th|td class=\"k\"|caption)[^>]*>[^<]*[\u3040-\u30ff\u4e00-\u9fff][^<]*</", first)
+
+
+def test_embedding_figure_prints_the_non_zero_entries_of_w_e():
+    table = F.embedding_figure().tables[0]
+    W_E = preset.build_embedding()
+    assert table.matrix.tolist() == W_E.tolist() and table.hidden_zeros
+    assert table.divider_before == {8, 12}  # category | feature | identity trace
 
 
 def test_verdict_table_lists_every_relation():
