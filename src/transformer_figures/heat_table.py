@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from matplotlib import colormaps
 
-from .plots import format_number
+from .plots import format_number, unsigned_zero
 from .style import DIVERGING_CMAP, SEQUENTIAL_CMAP
 
 _LEGEND_STOPS = 11
@@ -56,10 +56,8 @@ class ColourScale:
         """A gradient bar with the two ends (and the centre) labelled: how to read the colours."""
         stops = self.rgba(np.linspace(self.vmin, self.vmax, _LEGEND_STOPS))
         gradient = ", ".join(_hex(c) for c in stops)
-        labels = [format_number(self.vmin, fmt)]
-        if self.center is not None:
-            labels.append(format_number(self.center, fmt))
-        labels.append(format_number(self.vmax, fmt))
+        ends = [self.vmin, self.center, self.vmax] if self.center is not None else [self.vmin, self.vmax]
+        labels = [unsigned_zero(format_number(v, fmt)) for v in ends]
         ticks = "".join(f"<span>{html.escape(t)}</span>" for t in labels)
         return (
             f'<div class="tf-heat-legend" aria-hidden="true"><div class="tf-heat-bar" '
@@ -74,7 +72,8 @@ class HeatTable:
 
     ``corner`` names the axes in the top-left cell (e.g. "クエリ i ＼ キー j"); ``row_notes`` add a header cell
     after each row (e.g. its sum). ``framed_cells`` (row, col) get a solid frame, ``dashed_cells`` a dashed
-    one; ``framed_columns`` frame a whole column; ``divider_before`` draws a rule left of those columns;
+    one; ``framed_columns`` frame a whole column; ``divider_before`` draws a rule left of those columns,
+    ``rule_before_rows`` one above those rows (e.g. a sum row);
     ``hidden_zeros`` leaves exact zeros unprinted (in a sparse matrix they are the background; a screen reader
     still reads them).
     """
@@ -93,11 +92,12 @@ class HeatTable:
     dashed_cells: frozenset[tuple[int, int]] = field(default_factory=frozenset)
     framed_columns: frozenset[int] = field(default_factory=frozenset)
     divider_before: frozenset[int] = field(default_factory=frozenset)
+    rule_before_rows: frozenset[int] = field(default_factory=frozenset)
 
     @property
     def printed(self) -> list[list[str]]:
-        """The text of every cell, row by row, as the reader sees it."""
-        return [[format_number(v, self.fmt) for v in row] for row in self.matrix]
+        """The text of every cell, row by row, as the reader sees it (a value that rounds to zero unsigned)."""
+        return [[unsigned_zero(format_number(v, self.fmt)) for v in row] for row in self.matrix]
 
     def to_html(self) -> str:
         rgba = self.scale.rgba(self.matrix)
@@ -110,7 +110,8 @@ class HeatTable:
         for i, (label, values) in enumerate(zip(self.row_labels, self.printed, strict=True)):
             cells = "".join(self._cell(i, j, text, rgba[i, j], white_ink[i, j]) for j, text in enumerate(values))
             note = f'<th class="n">{html.escape(self.row_notes[i])}</th>' if self.row_notes else ""
-            rows.append(f'<tr><th scope="row">{html.escape(label)}</th>{cells}{note}</tr>')
+            rule = ' class="r"' if i in self.rule_before_rows else ""
+            rows.append(f'<tr{rule}><th scope="row">{html.escape(label)}</th>{cells}{note}</tr>')
         caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
         corner = f'<td class="k">{html.escape(self.corner)}</td>'
         notes_column = "<td></td>" if self.row_notes else ""
@@ -162,6 +163,7 @@ def heat_table(
     dashed_cells: Iterable[tuple[int, int]] = (),
     framed_columns: Iterable[int] = (),
     divider_before: Iterable[int] = (),
+    rule_before_rows: Iterable[int] = (),
 ) -> HeatTable:
     """A :class:`HeatTable` of ``matrix`` (rows × cols); the colour arguments work as in ``heatmap``.
 
@@ -184,10 +186,11 @@ def heat_table(
              (("framed_cells", framed_cells), ("dashed_cells", dashed_cells))}  # fmt: skip
     columns = {name: frozenset(_checked_columns(name, given, n_cols)) for name, given in
                (("framed_columns", framed_columns), ("divider_before", divider_before))}  # fmt: skip
+    rules = frozenset(_checked_columns("rule_before_rows", rule_before_rows, n_rows, "rows"))
     return HeatTable(
         values, tuple(row_labels), tuple(col_labels), scale, fmt, title, corner, tuple(row_notes), vertical_columns,
         hidden_zeros,
-        **cells, **columns,
+        **cells, **columns, rule_before_rows=rules,
     )  # fmt: skip
 
 
@@ -267,11 +270,11 @@ def _checked_cells(name: str, cells: Iterable[tuple[int, int]], shape: tuple[int
     return checked
 
 
-def _checked_columns(name: str, columns: Iterable[int], n_cols: int) -> list[int]:
+def _checked_columns(name: str, columns: Iterable[int], n_cols: int, what: str = "columns") -> list[int]:
     checked = [int(j) for j in columns]
     outside = [j for j in checked if not 0 <= j < n_cols]
     if outside:
-        raise ValueError(f"{name}: columns {outside} are outside 0 … {n_cols - 1}")
+        raise ValueError(f"{name}: {what} {outside} are outside 0 … {n_cols - 1}")
     return checked
 
 

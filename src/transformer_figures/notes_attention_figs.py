@@ -123,27 +123,24 @@ def qkv_figure(sentence_number: int) -> HeatFigure:
     return heat_figure(*tables, columns=N_HEADS)
 
 
-def bond_split_figure(sentence_number: int) -> Figure:
-    """Each bond's query and key column per token, as stacked bars: the W_E part and the W_P part."""
-    words = _plain_words(sentence_number)
-    fig, axes = new_figure(9.0, 4.6, nrows=2, ncols=len(BONDS), sharey=True)
-    x = np.arange(T)
-    for col, b in enumerate(BONDS):
-        for row, side in enumerate(("query", "key")):
-            ax = axes[row, col]
-            split = analysis_attention.bond_split(sentence_number, col, side)
-            # side by side, not stacked: a negative W_P part would hide inside a stacked meaning bar
-            ax.bar(x - 0.2, split.tok, width=0.4, color=ACCENT[0], label="W_E 由来 (意味)")
-            ax.bar(x + 0.2, split.pos, width=0.4, color=ACCENT[2], label="W_P 由来 (位置)")
-            ax.plot(x, split.total, "D", color=BOND_COLOUR, markersize=5, label="合計 = X")
-            ax.axhline(0.0, color="#888888", linewidth=0.6)
-            ax.set_xticks(x, labels=words, fontsize=8)
-            role = "Q" if side == "query" else "K"
-            ax.set_title(f"{b.name}  {role}[:, g{b.column}] = X[:, d{split.dim}]", fontsize=9)
-            ax.grid(True, axis="y")
-    # above the panels: inside the first panel the legend covered the 美しい bar and its ◆
-    fig.legend(*axes[0, 0].get_legend_handles_labels(), ncols=3, fontsize=9, loc="outside upper center")
-    return fig
+def bond_split_figure(sentence_number: int) -> HeatFigure:
+    """Each bond's query and key column per token, split into the W_E part and the W_P part, and their sum.
+
+    One table per bond (rows: tokens; columns: the query column's two parts and total, then the key
+    column's), all on one colour scale; a rule separates the query side from the key side.
+    """
+    words = _words(sentence_number)
+    splits = [[analysis_attention.bond_split(sentence_number, i, side) for side in ("query", "key")]
+              for i in range(len(BONDS))]  # fmt: skip
+    span = max(float(np.abs(np.stack([x.tok, x.pos, x.total])).max()) for pair in splits for x in pair)
+    scale = ColourScale.for_values(None, vmin=-span, vmax=span, center=0.0)
+    tables = []
+    for b, (query, key) in zip(BONDS, splits, strict=True):
+        columns = ["Q: W_E", "Q: W_P", f"Q = X[:, d{query.dim}]", "K: W_E", "K: W_P", f"K = X[:, d{key.dim}]"]
+        matrix = np.stack([query.tok, query.pos, query.total, key.tok, key.pos, key.total], axis=1)
+        tables.append(heat_table(matrix, words, columns, scale=scale, title=f"{b.name}  (列 g{b.column})",
+                                 vertical_columns=True, divider_before=(3,)))  # fmt: skip
+    return heat_figure(*tables, columns=len(BONDS))
 
 
 # ---------------------------------------------------------------------------------------------- §4
@@ -162,27 +159,16 @@ def concat_figure(sentence_number: int) -> HeatFigure:
     return heat_figure(*tables)
 
 
-def y_sources_figure(sentence_number: int, t: int) -> Figure:
-    """Where Y[t, d] comes from: the contribution attn[head, t, j]·V[j, head, k] of each key token j."""
+def y_sources_figure(sentence_number: int, t: int) -> HeatFigure:
+    """Where Y[t, d] comes from: the term attn[head, t, j]·V[j, head, k] of each key token j, and their sum."""
+    terms = np.array([analysis_attention.y_sources(sentence_number, t, d) for d in range(D_MODEL)]).T  # (j, d)
     words = _words(sentence_number)
-    contributions = np.array([analysis_attention.y_sources(sentence_number, t, d) for d in range(D_MODEL)])
-    fig, ax = new_figure(9.0, 3.8)
-    x = np.arange(D_MODEL)
-    pos_bottom, neg_bottom = np.zeros(D_MODEL), np.zeros(D_MODEL)
-    colours = (*ACCENT, "#8c564b")
-    for j in range(T):
-        values = contributions[:, j]
-        bottom = np.where(values >= 0, pos_bottom, neg_bottom)
-        ax.bar(x, values, bottom=bottom, color=colours[j], label=f"← {words[j]}")
-        pos_bottom += np.clip(values, 0, None)
-        neg_bottom += np.clip(values, None, 0)
-    ax.axvline(D_K - 0.5, color="#888888", linewidth=1.2)
-    ax.axhline(0.0, color="#888888", linewidth=0.6)
-    ax.set_xticks(x, labels=DIM_LABELS, rotation=90, fontsize=8)
-    ax.set_ylabel(f"Y[{words[t]}, d]")
-    ax.legend(ncols=T, fontsize=8, loc="upper right")
-    ax.grid(True, axis="y")
-    return fig
+    matrix = np.vstack([terms, terms.sum(axis=0)])
+    rows = [f"← {w}" for w in words] + [f"= Y[{words[t]}, d]"]
+    table = heat_table(matrix, rows, DIM_LABELS, center=0.0, title=f"{words[t]} の Y をキーのトークンごとの項に分ける",
+                       corner="キー j ＼ 次元 d", vertical_columns=True, divider_before=(D_K,),
+                       rule_before_rows=(T,))  # fmt: skip
+    return heat_figure(table)
 
 
 # ---------------------------------------------------------------------------------------------- §3 extension

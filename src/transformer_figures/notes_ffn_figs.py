@@ -20,13 +20,11 @@ from transformer_math.derivations import Derivation
 from transformer_math.preset import D_MODEL, DIM_NAMES, NEURON_NAMES
 
 from .heat_table import ColourScale, HeatFigure, heat_figure, heat_table
-from .plots import format_number
+from .plots import format_number, unsigned_zero
 from .style import ACCENT, new_figure
 
 DIM_LABELS = tuple(f"d{d} {name}" for d, name in enumerate(DIM_NAMES))
 N_USED_UNITS = preset.N_SINGLE_DETECTORS + len(preset.AND_DETECTOR_FEATURES)  # h16 … h31 are unused
-TOK_COLOUR, POS_COLOUR, BIAS_COLOUR, MARK_COLOUR = ACCENT[0], ACCENT[2], "#888888", ACCENT[1]
-VERDICT_COLOUR = {"意味": ACCENT[0], "意味＋位置": ACCENT[3], "位置": ACCENT[1]}
 
 
 def _words(n: int) -> list[str]:
@@ -34,9 +32,7 @@ def _words(n: int) -> list[str]:
 
 
 def _m(value: float, fmt: str = "{:+.2f}") -> str:
-    text = format_number(value, fmt)
-    # a value that rounds to zero is written without a sign, as the checked numbers do
-    return text[1:] if text[:1] in "+−" and not any(c in "123456789" for c in text) else text
+    return unsigned_zero(format_number(value, fmt))
 
 
 # ---------------------------------------------------------------------------------------------- §5, §7
@@ -133,31 +129,25 @@ def ffn_h_figure(n: int) -> HeatFigure:
     return heat_figure(table)
 
 
-def detector_attribution_figure(n: int) -> Figure:
-    """For every firing detector of sentence n: the W_E part, the W_P part and the bias of ffn_pre (bars), the
-    real ffn_pre (diamond), ffn_pre in the forward without W_P (circle) and the firing threshold (dotted)."""
+ATTRIBUTION_COLUMNS = ("ffn_pre", "W_P なしの ffn_pre", "W_E 自分", "W_E 注意経由", "W_P 自分", "W_P 注意経由", "b1",
+                       "ffn_h", "W_P なしの ffn_h")  # fmt: skip
+
+
+def detector_attribution_figure(n: int) -> HeatFigure:
+    """One row per firing detector of sentence n, its verdict in the row label: ffn_pre and ffn_pre in the
+    forward without W_P (route 2) first, then route 1's four parts and the bias (they sum to ffn_pre), then
+    ffn_h with and without W_P. Without W_P, a detector that no longer fires has its cell framed dashed."""
     rows = analysis_ffn.detector_attributions(n)
     if not rows:
         raise ValueError(f"no detector fires in sentence {n}")
-    fig, ax = new_figure(9.0, 5.4)
-    x = np.arange(len(rows))
-    width = 0.26
-    ax.bar(x - width, [a.tok for a in rows], width, color=TOK_COLOUR, label="W_E 由来 (意味)")
-    ax.bar(x, [a.pos for a in rows], width, color=POS_COLOUR, label="W_P 由来 (位置)")
-    ax.bar(x + width, [a.bias for a in rows], width, color=BIAS_COLOUR, label="バイアス b1")
-    ax.plot(x, [a.ffn_pre for a in rows], "D", color=MARK_COLOUR, markersize=6, label="ffn_pre (合計)")
-    ax.plot(x, [a.pre_without_position for a in rows], "o", markerfacecolor="none", markeredgecolor=MARK_COLOUR,
-            markersize=8, markeredgewidth=1.6, label="W_P なしの ffn_pre")  # fmt: skip
-    ax.axhline(analysis_ffn.gelu_threshold(), color=MARK_COLOUR, linestyle=":", linewidth=1.2,
-               label="発火のしきい値")  # fmt: skip
-    ax.axhline(0.0, color="#888888", linewidth=0.6)
-    ax.set_xticks(x, labels=[f"{a.word} {NEURON_NAMES[a.k]}" for a in rows], rotation=90, fontsize=10)
-    for label, a in zip(ax.get_xticklabels(), rows, strict=True):
-        label.set_color(VERDICT_COLOUR[a.verdict])
-    ax.set_ylabel("ffn_pre への寄与")
-    ax.grid(True, axis="y")
-    fig.legend(ncols=3, fontsize=9.5, loc="outside upper center")  # outside the axes, inside the layout
-    return fig
+    matrix = np.array([[a.ffn_pre, a.pre_without_position, a.own_tok, a.attn_tok, a.own_pos, a.attn_pos, a.bias,
+                        a.ffn_h, a.h_without_position] for a in rows])  # fmt: skip
+    threshold = analysis_ffn.gelu_threshold()
+    labels = [f"T{a.t} {a.word} · {NEURON_NAMES[a.k]} · {a.verdict}" for a in rows]
+    table = heat_table(matrix, labels, ATTRIBUTION_COLUMNS, center=0.0, corner="検出器 · 判定",
+                       vertical_columns=True, divider_before=(2, 7),
+                       dashed_cells=[(i, 1) for i, a in enumerate(rows) if a.pre_without_position <= threshold])
+    return heat_figure(table)
 
 
 def pe_column_mean_figure() -> Figure:
@@ -226,24 +216,6 @@ def table_html(headers: list[str], rows: list[list[str]], caption: str | None = 
         # a bare <table>: Material's script wraps it in its scrollable container (a second wrapper breaks the scroll)
         f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     )
-
-
-def attribution_table_html(n: int) -> str:
-    """One row per firing detector of sentence n: verdict and the W_P-free value first, then the four parts.
-
-    The verdict columns come first: the table is wider than the text column and scrolls, and what a reader
-    needs (does it fire without W_P? which verdict?) must be visible without scrolling.
-    """
-    rows = [
-        [
-            a.word, NEURON_NAMES[a.k], a.verdict, _m(a.ffn_h), _m(a.h_without_position), _m(a.ffn_pre),
-            _m(a.own_tok), _m(a.attn_tok), _m(a.own_pos), _m(a.attn_pos), _m(a.bias),
-        ]
-        for a in analysis_ffn.detector_attributions(n)
-    ]  # fmt: skip
-    headers = ["単語", "検出器", "判定", "ffn_h", "W_P なしの ffn_h", "ffn_pre", "W_E 自分", "W_E 注意経由",
-               "W_P 自分", "W_P 注意経由", "b1"]  # fmt: skip
-    return table_html(headers, rows)
 
 
 def _tex_number(value: float, decimals: int = 4) -> str:

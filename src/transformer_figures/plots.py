@@ -17,6 +17,14 @@ def format_number(value: float, fmt: str) -> str:
     return fmt.format(value).replace("-", "−")
 
 
+def unsigned_zero(text: str) -> str:
+    """A formatted value that rounds to zero without its sign: "−0.00" and "+0.00" read as a sign the value does
+    not have, and the prose's checked numbers write "0.00"."""
+    if text[:1] in "+−" and not any(c in "123456789" for c in text):
+        return text[1:]
+    return text
+
+
 def heatmap(
     ax: Axes,
     matrix,

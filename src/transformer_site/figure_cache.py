@@ -30,6 +30,7 @@ import logging
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,6 +186,7 @@ class FigureCache:
     renders: int = 0
     hits: int = 0
     rendered: list[str] = field(default_factory=list)
+    render_seconds: dict[str, float] = field(default_factory=dict)  # CPU time of each render, by label
 
     def __post_init__(self) -> None:
         self.project_root = Path(self.project_root)
@@ -213,7 +215,9 @@ class FigureCache:
             if path.is_file():
                 self.hits += 1
                 return path.read_text(encoding="utf-8")
+        start = time.process_time()
         output = render()
+        self.render_seconds[label] = self.render_seconds.get(label, 0.0) + time.process_time() - start
         self.renders += 1
         self.rendered.append(label)
         if path is not None:
@@ -277,7 +281,12 @@ def report() -> str:
         return "figure cache: not installed"
     where = _current.cache_dir if _current.cache_dir is not None else "off"
     rendered = ", ".join(_current.rendered)
-    return f"figure cache: {_current.renders} rendered, {_current.hits} from cache ({where}); rendered: {rendered}"
+    slowest = sorted(_current.render_seconds.items(), key=lambda item: -item[1])[:5]
+    cost = f"; {sum(_current.render_seconds.values()):.1f} s CPU rendering" if _current.render_seconds else ""
+    if slowest:
+        cost += ", slowest " + ", ".join(f"{label} {seconds:.2f} s" for label, seconds in slowest)
+    counts = f"{_current.renders} rendered, {_current.hits} from cache ({where})"
+    return f"figure cache: {counts}{cost}; rendered: {rendered}"
 
 
 def rendered_ids() -> Iterable[str]:

@@ -32,9 +32,9 @@ def _contrast(hex_a: str, hex_b: str) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-def test_cells_print_the_formatted_values_with_a_typographic_minus():
+def test_cells_print_the_formatted_values_with_a_typographic_minus_and_unsigned_zeros():
     html = heat_table(MATRIX, ROWS, COLS, fmt="{:+.2f}", center=0.0).to_html()
-    assert [text for _, _, text in _cells(html)] == ["−2.00", "+0.00", "+0.50", "+1.25", "−0.00", "+2.00"]
+    assert [text for _, _, text in _cells(html)] == ["−2.00", "0.00", "+0.50", "+1.25", "0.00", "+2.00"]
 
 
 def test_cell_colours_are_the_colour_map_of_the_normalised_value():
@@ -73,6 +73,8 @@ def test_marks_go_on_the_named_cells_and_columns():
     assert "d" in classes[2] and "d" in classes[5]
     assert "z" in classes[1] and "z" not in classes[4]  # only an exact zero is hidden, −0.004 is printed
     assert '<th scope="col" class="d">c</th>' in table.to_html()
+    ruled = heat_table(MATRIX, ROWS, COLS, rule_before_rows=[1]).to_html()
+    assert ruled.count('<tr class="r">') == 1 and '<tr class="r"><th scope="row">は</th>' in ruled
 
 
 def test_labels_notes_and_title_are_escaped_and_placed():
@@ -121,6 +123,7 @@ def test_figure_html_keeps_the_alt_text_and_the_search_exclusion():
         (lambda: heat_table(MATRIX, ROWS, COLS, framed_cells=[(2, 0)]), r"framed_cells: cells \[\(2, 0\)\] are out"),
         (lambda: heat_table(MATRIX, ROWS, COLS, framed_columns=[3]), r"framed_columns: columns \[3\] are outside 0 …"),
         (lambda: heat_table(MATRIX, ROWS, COLS, row_notes=["x"]), r"row_notes must have one entry per row \(2\), got"),
+        (lambda: heat_table(MATRIX, ROWS, COLS, rule_before_rows=[2]), r"rule_before_rows: rows \[2\] are outside"),
         (lambda: ColourScale.for_values([]), "values must not be empty"),
         (lambda: HeatFigure(()), "at least one table"),
         (lambda: heat_figure(heat_table(MATRIX, ROWS, COLS), columns=0), "columns must be at least 1, got 0"),

@@ -48,7 +48,7 @@ def test_heat_table_values_are_the_trace_values():
     # the numbers printed in the concat figure are the trace's concat, formatted
     fig = F.concat_figure(2)
     printed = [text for row in fig.tables[0].printed for text in row]
-    expected = [f"{v:.2f}".replace("-", "−") for v in preset_trace(2).concat.ravel()]
+    expected = [f"{v:.2f}".replace("-", "−").replace("−0.00", "0.00") for v in preset_trace(2).concat.ravel()]
     assert printed == expected
     assert fig.tables[0].divider_before == {D_K}  # the head boundary
 
@@ -70,7 +70,7 @@ def test_waves_title_gives_each_period():
 
 @pytest.mark.parametrize(
     "make",
-    [F.positional_periods_figure, lambda: F.bond_split_figure(5), lambda: F.y_sources_figure(6, 0)],
+    [F.positional_periods_figure, F.positional_waves_figure],
 )  # fmt: skip
 def test_figures_render_to_deterministic_svg_with_japanese_text(make):
     first, second = to_svg(make()), to_svg(make())
@@ -81,12 +81,29 @@ def test_figures_render_to_deterministic_svg_with_japanese_text(make):
 @pytest.mark.parametrize(
     "make",
     [F.embedding_figure, F.positional_heatmap_figure, lambda: F.x_decomposition_figure(8), lambda: F.qkv_figure(4),
-     lambda: F.concat_figure(5), lambda: F.attention_relations_figure(7)],
+     lambda: F.concat_figure(5), lambda: F.attention_relations_figure(7), lambda: F.bond_split_figure(5),
+     lambda: F.y_sources_figure(6, 0)],
 )  # fmt: skip
 def test_heat_figures_are_deterministic_with_japanese_labels(make):
     first, second = figure_html(make(), alt="図"), figure_html(make(), alt="図")
     assert first == second
     assert re.search(r"<(th|td class=\"k\"|caption)[^>]*>[^<]*[\u3040-\u30ff\u4e00-\u9fff][^<]*</", first)
+
+
+def test_bond_split_parts_add_up_to_the_bond_column():
+    fig = F.bond_split_figure(1)
+    trace = preset_trace(1)
+    assert len(fig.tables) == len(BONDS)
+    for b, table in zip(BONDS, fig.tables, strict=True):
+        m = table.matrix
+        assert np.array_equal(m[:, 0] + m[:, 1], m[:, 2]) and np.array_equal(m[:, 3] + m[:, 4], m[:, 5])
+        assert np.array_equal(m[:, 2], trace.Q_full[:, b.column]) and np.array_equal(m[:, 5], trace.K_full[:, b.column])
+
+
+def test_y_sources_rows_sum_to_y():
+    table = F.y_sources_figure(1, 0).tables[0]
+    assert np.allclose(table.matrix[:-1].sum(axis=0), preset_trace(1).Y[0], atol=1e-15)
+    assert table.rule_before_rows == {5} and table.row_labels[-1] == "= Y[T0 これ, d]"
 
 
 def test_embedding_figure_prints_the_non_zero_entries_of_w_e():

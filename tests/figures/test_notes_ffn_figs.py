@@ -49,11 +49,19 @@ def test_ln_figure_rows_carry_mu_and_sigma():
     assert len(after) == 5
 
 
-def test_attribution_table_has_one_row_per_firing_detector():
+def test_attribution_table_has_one_row_per_firing_detector_and_frames_the_threshold():
+    threshold = analysis_ffn.gelu_threshold()
     for n in (1, 2):
-        table = F.attribution_table_html(n)
-        assert table.count("<tr>") - 1 == len(analysis_ffn.detector_attributions(n))  # minus the header row
-    assert "位置" in F.attribution_table_html(2)  # 人気 h11 is position-driven in sentence 2
+        rows = analysis_ffn.detector_attributions(n)
+        table = F.detector_attribution_figure(n).tables[0]
+        assert table.matrix.shape == (len(rows), len(F.ATTRIBUTION_COLUMNS))
+        # route 1: the four parts and the bias (columns 2 … 6) sum to ffn_pre (column 0)
+        assert np.allclose(table.matrix[:, 2:7].sum(axis=1), table.matrix[:, 0], atol=1e-12)
+        assert all(a.ffn_pre > threshold for a in rows)  # every row fires
+        without = {(i, 1) for i, a in enumerate(rows) if a.pre_without_position <= threshold}
+        assert table.dashed_cells == without
+    labels = F.detector_attribution_figure(2).tables[0].row_labels
+    assert any(label.endswith("· 位置") and "人気" in label for label in labels)  # 人気 h11 is position-driven
 
 
 def test_table_html_escapes_cells():
