@@ -10,6 +10,6 @@ for sentence in SENTENCES:
     tabs[f"文{sentence.number}"] = figure_html(
         bond_split_figure(sentence.number),
         alt=f"文{sentence.number}「{sentence.text}」について、3 つの bond の Q 列と K 列の値をトークンごとに"
-        "W_E 由来 (意味) と W_P 由来 (位置) の棒に分け、合計を菱形で示した図。",
+        "W_E 由来 (意味) と W_P 由来 (位置) に分け、合計と並べた色付きの表。",
     )
 show_tabs(tabs, name="notes02-bond-split")
