@@ -281,12 +281,16 @@ def report() -> str:
         return "figure cache: not installed"
     where = _current.cache_dir if _current.cache_dir is not None else "off"
     rendered = ", ".join(_current.rendered)
+    return f"figure cache: {_current.renders} rendered, {_current.hits} from cache ({where}); rendered: {rendered}"
+
+
+def cost_report() -> str:
+    """CPU time the build spent running blocks, and the five slowest (what to look at when a build is slow)."""
+    if _current is None or not _current.render_seconds:
+        return "executed blocks: none rendered"
     slowest = sorted(_current.render_seconds.items(), key=lambda item: -item[1])[:5]
-    cost = f"; {sum(_current.render_seconds.values()):.1f} s CPU rendering" if _current.render_seconds else ""
-    if slowest:
-        cost += ", slowest " + ", ".join(f"{label} {seconds:.2f} s" for label, seconds in slowest)
-    counts = f"{_current.renders} rendered, {_current.hits} from cache ({where})"
-    return f"figure cache: {counts}{cost}; rendered: {rendered}"
+    listed = ", ".join(f"{label} {seconds:.2f} s" for label, seconds in slowest)
+    return f"executed blocks: {sum(_current.render_seconds.values()):.1f} s CPU rendering, slowest {listed}"
 
 
 def rendered_ids() -> Iterable[str]:

@@ -150,6 +150,7 @@ def on_post_build(config) -> None:
     from transformer_site import figure_cache
 
     log.info(figure_cache.report())
+    log.info(figure_cache.cost_report())
     drop_source_maps(Path(config["site_dir"]))
 
 

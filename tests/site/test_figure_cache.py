@@ -6,11 +6,13 @@ its render counter; one test routes markdown-exec's runner through the cache as 
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from transformer_site import figure_cache
 from transformer_site.figure_cache import DependencyGraph, FigureCache, install
 
 REPO = Path(__file__).resolve().parents[2]
@@ -157,6 +159,8 @@ def test_the_hook_routes_markdown_exec_through_the_cache(project, monkeypatch):
     assert exec_python._run_python(code, id="t1") == "<p>42</p>\n"
     assert exec_python._run_python(code, id="t2") == "<p>42</p>\n"
     assert (cache.renders, cache.hits, cache.rendered) == (1, 1, ["t1"])
+    assert list(cache.render_seconds) == ["t1"] and cache.render_seconds["t1"] >= 0.0  # a hit costs no render
+    assert re.fullmatch(r"executed blocks: [\d.]+ s CPU rendering, slowest t1 [\d.]+ s", figure_cache.cost_report())
     monkeypatch.setenv("TRANSFORMER_SITE_NO_EXEC", "1")
     assert exec_python._run_python("raise SystemExit('never run')", id="t3") == ""
     # Installing again (the next build of `mkdocs serve`) wraps markdown-exec's original runner, not ours.
