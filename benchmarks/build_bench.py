@@ -228,13 +228,13 @@ def main() -> int:
             spread = " / ".join(f"{run.cpu:.1f}" for run in runs[key])
             cells = f"{t.wall:.1f} | {t.cpu:.1f} | {spread} | {ratio:.2f} | {verdict} | {cache_report(t.log)}"
             print(f"| {name} | {cells} |")
-        print(f"\n{render_report(clean.log)}")
         if jupyter:
             t, pages, cells, _ = jupyter
             print(
                 f"| mkdocs-jupyter, kernel per page ({pages} notebooks, {cells} code cells) | {t.wall:.1f} | "
                 f"{t.cpu:.1f} | (one run) | {t.cpu / floor.cpu:.2f} | | its cache off |"
             )
+        print(f"\n{render_report(clean.log)}")
         ok = collector <= COLLECTOR_TARGET
         verdict = "ok" if ok else "MISSED"
         print(f"\ncollector: {collector:.2f} s (target ≤ {COLLECTOR_TARGET} s {verdict}); {collector_summary}")
