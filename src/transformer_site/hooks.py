@@ -12,6 +12,7 @@ their page and snippet when they fail.
 
 from __future__ import annotations
 
+import gc
 import logging
 import re
 import sys
@@ -86,9 +87,17 @@ _command: str | None = None  # "build", "gh-deploy" or "serve", as MkDocs first 
 _site_dir: str | None = None
 
 
+# A build is a batch job with a large, long-lived heap (torch, matplotlib, MkDocs' pages): with Python's default
+# thresholds (700, 10, 10) a clean build ran 11 full collections that freed almost nothing, 1.2 s of its CPU
+# (1.6 s in all generations, measured with gc.callbacks). A larger young generation keeps the same ratios
+# between generations and ran none: 0.5 s in all, for 12 MB more peak memory (367 MB instead of 355 MB).
+GC_THRESHOLDS = (10_000, 10, 10)
+
+
 def on_startup(command: str, dirty: bool) -> None:
     global _command
     _command = _command or command
+    gc.set_threshold(*GC_THRESHOLDS)
     for name in _EXEC_LOGGERS:
         logger = logging.getLogger(name)
         if _FILTER not in logger.filters:
