@@ -1,9 +1,11 @@
 """MkDocs hook for the API page (docs/reference/api.md, rendered by mkdocstrings from the docstrings of src).
 
-Docstrings are rendered as Markdown, so a tag a docstring merely mentions (e.g. "outside <pre>, <script>")
-would become markup: a ``<script>`` element that Material's instant navigation then tries to run, or a
-``<style>``/``<textarea>`` that swallows the rest of the page. In pages built by mkdocstrings those three tags
-are shown as text. Other pages are left alone.
+Docstrings are rendered as Markdown, so a tag a docstring mentions outside backticks becomes markup: a
+``<script>`` element that Material's instant navigation then tries to run, or a ``<style>``/``<textarea>``
+that swallows the rest of the page. In pages built by mkdocstrings those three tags are shown as text. Other
+pages are left alone. Other tags cannot be escaped here (mkdocstrings' own code blocks are ``<pre>``): a
+docstring names them in backticks (a bare one in this docstring once made the rest of the page preformatted,
+and the API page scrolled sideways on phones).
 """
 
 from __future__ import annotations

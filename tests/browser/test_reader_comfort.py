@@ -127,6 +127,41 @@ def test_code_blocks_have_copy_buttons_and_headings_have_anchors(shared_browser,
     assert not problems, "\n".join(problems)
 
 
+_SIDEWAYS = """
+() => {
+  const width = document.documentElement.clientWidth;
+  // what sticks out: the innermost elements wider than the viewport that no scrolling box contains
+  const wide = [...document.querySelectorAll("article *")].filter(el => {
+    if (el.scrollWidth <= width + 1) return false;
+    for (let p = el; p && p !== document.body; p = p.parentElement)
+      if (getComputedStyle(p).overflowX !== "visible") return false;
+    return true;
+  });
+  const innermost = wide.filter(el => !wide.some(other => other !== el && el.contains(other)));
+  return {
+    overflow: document.documentElement.scrollWidth - width,
+    culprits: innermost.slice(0, 3).map(el => `<${el.tagName.toLowerCase()}> ${el.textContent.trim().slice(0, 60)}`),
+  };
+}
+"""
+
+
+def test_no_page_scrolls_sideways_on_a_phone(shared_browser, shared_server, shared_pages):
+    """At 390 px every wide thing (table, figure, formula, code) scrolls inside its own box, not the page."""
+    context = shared_browser.new_context(viewport={"width": 390, "height": 844}, locale="ja-JP")
+    page = context.new_page()
+    problems = []
+    try:
+        for path in shared_pages:
+            page.goto(shared_server + path, wait_until="networkidle")
+            state = page.evaluate(_SIDEWAYS)
+            if state["overflow"] > 0:
+                problems.append(f"/{path}: {state['overflow']} px sideways; {state['culprits']}")
+    finally:
+        context.close()
+    assert not problems, "pages wider than a 390 px phone:\n" + "\n".join(problems)
+
+
 def test_api_page_documents_every_module_of_src(shared_site):
     html = _html(shared_site, "reference/api")
     for package in ("transformer_math", "transformer_figures", "transformer_site"):
