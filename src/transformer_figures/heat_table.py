@@ -17,53 +17,26 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from matplotlib import colormaps
 
-from .plots import format_number, unsigned_zero
-from .style import DIVERGING_CMAP, SEQUENTIAL_CMAP
+from .plots import ColourScale, checked_matrix, format_number, unsigned_zero
 
 _LEGEND_STOPS = 11
 
 
-@dataclass(frozen=True)
-class ColourScale:
-    """A colour map over [vmin, vmax]; with ``center`` a diverging map symmetric about it (as in ``heatmap``)."""
+def legend_html(scale: ColourScale, fmt: str = "{:.2f}") -> str:
+    """A gradient bar with the two ends (and the centre) labelled: how to read the colours."""
+    stops = scale.rgba(np.linspace(scale.vmin, scale.vmax, _LEGEND_STOPS))
+    gradient = ", ".join(_hex(c) for c in stops)
+    ends = [scale.vmin, scale.center, scale.vmax] if scale.center is not None else [scale.vmin, scale.vmax]
+    labels = [unsigned_zero(format_number(v, fmt)) for v in ends]
+    ticks = "".join(f"<span>{html.escape(t)}</span>" for t in labels)
+    return (
+        f'<div class="tf-heat-legend" aria-hidden="true"><div class="tf-heat-bar" '
+        f'style="background: linear-gradient(to right, {gradient})"></div>'
+        f'<div class="tf-heat-ticks">{ticks}</div></div>'
+    )
 
-    cmap: str
-    vmin: float
-    vmax: float
-    center: float | None = None
 
-    @classmethod
-    def for_values(
-        cls, values, *, cmap: str | None = None, vmin: float | None = None, vmax: float | None = None,
-        center: float | None = None,
-    ) -> ColourScale:  # fmt: skip
-        array = _finite_values(values, "values") if vmin is None or vmax is None else None
-        lo = float(array.min()) if vmin is None else float(vmin)
-        hi = float(array.max()) if vmax is None else float(vmax)
-        if center is not None:
-            span = max(abs(lo - center), abs(hi - center), 1e-12)
-            return cls(cmap or DIVERGING_CMAP, center - span, center + span, float(center))
-        return cls(cmap or SEQUENTIAL_CMAP, lo, hi if hi > lo else lo + 1e-12, None)
-
-    def rgba(self, values) -> np.ndarray:
-        """RGBA in [0, 1], shape (…, 4), of each value; values outside [vmin, vmax] take the end colours."""
-        scaled = (np.asarray(values, dtype=float) - self.vmin) / (self.vmax - self.vmin)
-        return colormaps[self.cmap](np.clip(scaled, 0.0, 1.0))
-
-    def legend_html(self, fmt: str = "{:.2f}") -> str:
-        """A gradient bar with the two ends (and the centre) labelled: how to read the colours."""
-        stops = self.rgba(np.linspace(self.vmin, self.vmax, _LEGEND_STOPS))
-        gradient = ", ".join(_hex(c) for c in stops)
-        ends = [self.vmin, self.center, self.vmax] if self.center is not None else [self.vmin, self.vmax]
-        labels = [unsigned_zero(format_number(v, fmt)) for v in ends]
-        ticks = "".join(f"<span>{html.escape(t)}</span>" for t in labels)
-        return (
-            f'<div class="tf-heat-legend" aria-hidden="true"><div class="tf-heat-bar" '
-            f'style="background: linear-gradient(to right, {gradient})"></div>'
-            f'<div class="tf-heat-ticks">{ticks}</div></div>'
-        )
 
 
 @dataclass(frozen=True)
@@ -169,13 +142,8 @@ def heat_table(
 
     Pass ``scale`` to share one colour scale between several tables (then cmap/vmin/vmax/center must be unset).
     """
-    values = _finite_matrix(matrix, "matrix")
+    values = checked_matrix(matrix, row_labels, col_labels)
     n_rows, n_cols = values.shape
-    if len(row_labels) != n_rows or len(col_labels) != n_cols:
-        raise ValueError(
-            f"row_labels/col_labels must match matrix shape {values.shape}, "
-            f"got {len(row_labels)} row labels and {len(col_labels)} column labels"
-        )
     if row_notes and len(row_notes) != n_rows:
         raise ValueError(f"row_notes must have one entry per row ({n_rows}), got {len(row_notes)}")
     if scale is None:
@@ -218,7 +186,7 @@ class HeatFigure:
     def to_html(self, alt: str, caption: str | None = None) -> str:
         """``<figure>`` around the tables; ``alt`` summarises them for screen readers (like an SVG's label)."""
         last_use = {t.scale: k for k, t in enumerate(self.tables)}
-        keys = {last_use[scale]: scale.legend_html(fmt) for scale, fmt in self.legends if scale in last_use}
+        keys = {last_use[scale]: legend_html(scale, fmt) for scale, fmt in self.legends if scale in last_use}
         items = []
         for k, table in enumerate(self.tables):
             items.append(table.to_html())
@@ -244,22 +212,6 @@ def heat_figure(*tables: HeatTable, columns: int = 1, legend_fmt: str = "{:.2f}"
         if table.scale not in scales:
             scales.append(table.scale)
     return HeatFigure(tuple(tables), tuple((s, legend_fmt) for s in scales), columns)
-
-
-def _finite_matrix(matrix, name: str) -> np.ndarray:
-    values = np.asarray(matrix, dtype=float)
-    if values.ndim != 2:
-        raise ValueError(f"{name} must be 2-D (rows, cols), got shape {values.shape}")
-    return _finite_values(values, name)
-
-
-def _finite_values(given, name: str) -> np.ndarray:
-    values = np.asarray(given, dtype=float)
-    if values.size == 0:
-        raise ValueError(f"{name} must not be empty, got shape {values.shape}")
-    if not np.all(np.isfinite(values)):
-        raise ValueError(f"{name} must be finite, got {int(np.sum(~np.isfinite(values)))} non-finite entries")
-    return values
 
 
 def _checked_cells(name: str, cells: Iterable[tuple[int, int]], shape: tuple[int, int]) -> list[tuple[int, int]]:

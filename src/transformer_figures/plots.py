@@ -1,8 +1,10 @@
-"""Plot helpers in the house style, shared by every figure module."""
+"""Plot helpers in the house style, shared by every figure module: number formatting, the colour scale of
+heatmaps and heat tables, the checks on a labelled matrix, and the annotated matplotlib heatmap."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib import colormaps
@@ -23,6 +25,63 @@ def unsigned_zero(text: str) -> str:
     if text[:1] in "+−" and not any(c in "123456789" for c in text):
         return text[1:]
     return text
+
+
+@dataclass(frozen=True)
+class ColourScale:
+    """A colour map over [vmin, vmax]; with ``center`` a diverging map symmetric about it (as in ``heatmap``)."""
+
+    cmap: str
+    vmin: float
+    vmax: float
+    center: float | None = None
+
+    @classmethod
+    def for_values(
+        cls, values, *, cmap: str | None = None, vmin: float | None = None, vmax: float | None = None,
+        center: float | None = None,
+    ) -> ColourScale:  # fmt: skip
+        array = _finite_values(values, "values") if vmin is None or vmax is None else None
+        lo = float(array.min()) if vmin is None else float(vmin)
+        hi = float(array.max()) if vmax is None else float(vmax)
+        if center is not None:
+            span = max(abs(lo - center), abs(hi - center), 1e-12)
+            return cls(cmap or DIVERGING_CMAP, center - span, center + span, float(center))
+        return cls(cmap or SEQUENTIAL_CMAP, lo, hi if hi > lo else lo + 1e-12, None)
+
+    def rgba(self, values) -> np.ndarray:
+        """RGBA in [0, 1], shape (…, 4), of each value; values outside [vmin, vmax] take the end colours."""
+        scaled = (np.asarray(values, dtype=float) - self.vmin) / (self.vmax - self.vmin)
+        return colormaps[self.cmap](np.clip(scaled, 0.0, 1.0))
+
+    def norm(self) -> Normalize:
+        """The same scale as a matplotlib norm (for :func:`heatmap`)."""
+        if self.center is not None:
+            return TwoSlopeNorm(vcenter=self.center, vmin=self.vmin, vmax=self.vmax)
+        return Normalize(vmin=self.vmin, vmax=self.vmax)
+
+
+def checked_matrix(matrix, row_labels: Sequence[str], col_labels: Sequence[str]) -> np.ndarray:
+    """``matrix`` as a finite 2-D float array whose shape the labels match, or a ValueError saying what is wrong."""
+    values = np.asarray(matrix, dtype=float)
+    if values.ndim != 2:
+        raise ValueError(f"matrix must be 2-D (rows, cols), got shape {values.shape}")
+    _finite_values(values, "matrix")
+    if len(row_labels) != values.shape[0] or len(col_labels) != values.shape[1]:
+        raise ValueError(
+            f"row_labels/col_labels must match matrix shape {values.shape}, "
+            f"got {len(row_labels)} row labels and {len(col_labels)} column labels"
+        )
+    return values
+
+
+def _finite_values(given, name: str) -> np.ndarray:
+    values = np.asarray(given, dtype=float)
+    if values.size == 0:
+        raise ValueError(f"{name} must not be empty, got shape {values.shape}")
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"{name} must be finite, got {int(np.sum(~np.isfinite(values)))} non-finite entries")
+    return values
 
 
 def heatmap(
@@ -49,27 +108,10 @@ def heatmap(
     map centred there. Cell text is black or white by the cell's luminance, so it reads on both palettes.
     Returns the QuadMesh (for a colour bar).
     """
-    values = np.asarray(matrix, dtype=float)
-    if values.ndim != 2:
-        raise ValueError(f"matrix must be 2-D (rows, cols), got shape {values.shape}")
+    values = checked_matrix(matrix, row_labels, col_labels)
     n_rows, n_cols = values.shape
-    if len(row_labels) != n_rows or len(col_labels) != n_cols:
-        raise ValueError(
-            f"row_labels/col_labels must match matrix shape {values.shape}, "
-            f"got {len(row_labels)} row labels and {len(col_labels)} column labels"
-        )
-    if not np.all(np.isfinite(values)):
-        raise ValueError(f"matrix must be finite, got {int(np.sum(~np.isfinite(values)))} non-finite entries")
-    lo = float(values.min()) if vmin is None else vmin
-    hi = float(values.max()) if vmax is None else vmax
-    if center is not None:
-        span = max(abs(lo - center), abs(hi - center), 1e-12)
-        norm = TwoSlopeNorm(vcenter=center, vmin=center - span, vmax=center + span)
-        cmap = cmap or DIVERGING_CMAP
-    else:
-        norm = Normalize(vmin=lo, vmax=hi if hi > lo else lo + 1e-12)
-        cmap = cmap or SEQUENTIAL_CMAP
-    colour_map = colormaps[cmap]
+    scale = ColourScale.for_values(values, cmap=cmap, vmin=vmin, vmax=vmax, center=center)
+    colour_map, norm = colormaps[scale.cmap], scale.norm()
     mesh = ax.pcolormesh(values, cmap=colour_map, norm=norm, edgecolors="none")
     ax.set_xlim(0, n_cols)
     ax.set_ylim(n_rows, 0)  # row 0 on top

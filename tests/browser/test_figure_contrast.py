@@ -13,43 +13,23 @@ from __future__ import annotations
 import re
 
 import pytest
+from page_scripts import with_helpers
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
 REQUIRED = 4.5
 
 # Returns one record per <text> of every figure: [figure label, text, fg rgba, bg rgba, on a shape?]
-_MEASURE = """
+_MEASURE = with_helpers("""
 () => {
-  const rgba = s => { const m = s.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
-    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
-  const blend = (top, under) => { const a = top[3];
-    return [0, 1, 2].map(i => top[i] * a + under[i] * (1 - a)).concat([1]); };
-  const pageBackground = el => {
-    const layers = [];
-    for (let e = el; e; e = e.parentElement) {
-      const c = rgba(getComputedStyle(e).backgroundColor);
-      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
-    }
-    let color = [255, 255, 255, 1];
-    for (const c of layers.reverse()) color = blend(c, color);
-    return color;
-  };
+  /* helpers */
   const opacity = el => { let o = 1; for (let e = el; e && e.tagName !== "svg"; e = e.parentElement)
     o *= Number(getComputedStyle(e).opacity); return o; };
   const out = [];
   const figures = [...document.querySelectorAll("article svg.tf-figure")];
   for (const svg of figures) {
-    // open the tab (and <details>) that holds the figure, so it has a layout
-    for (let el = svg; el && el !== document.body; el = el.parentElement) {
-      if (el.tagName === "DETAILS") el.open = true;
-      if (el.classList && el.classList.contains("tabbed-block")) {
-        const index = [...el.parentElement.children].indexOf(el);
-        const inputs = [...el.parentElement.parentElement.children].filter(c => c.tagName === "INPUT");
-        if (inputs[index]) inputs[index].checked = true;
-      }
-    }
-    const background = pageBackground(svg.parentElement);
+    reveal(svg);
+    const background = behind(svg.parentElement);
     const label = svg.getAttribute("aria-label") || "";
     for (const text of svg.querySelectorAll("text")) {
       if (!text.textContent.trim()) continue;
@@ -83,38 +63,18 @@ _MEASURE = """
   }
   return out;
 }
-"""
+""")
 
 
 # Heat tables (transformer_figures.heat_table): every visible text of every table, with what it stands on —
 # its cell's own background for a number, else the page background — and the mark colour against the page.
 # Returns {texts: [[figure label, text, fg rgba, bg rgba], …], marks: [[figure label, mark rgba, page rgba], …]}.
-_MEASURE_TABLES = """
+_MEASURE_TABLES = with_helpers("""
 () => {
-  const rgba = s => { const m = s.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
-    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
-  const blend = (top, under) => { const a = top[3];
-    return [0, 1, 2].map(i => top[i] * a + under[i] * (1 - a)).concat([1]); };
-  const behind = el => {
-    const layers = [];
-    for (let e = el; e; e = e.parentElement) {
-      const c = rgba(getComputedStyle(e).backgroundColor);
-      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
-    }
-    let color = [255, 255, 255, 1];
-    for (const c of layers.reverse()) color = blend(c, color);
-    return color;
-  };
+  /* helpers */
   const texts = [], marks = [];
   for (const figure of document.querySelectorAll("article figure.tf-heat-figure")) {
-    for (let el = figure; el && el !== document.body; el = el.parentElement) {
-      if (el.tagName === "DETAILS") el.open = true;
-      if (el.classList && el.classList.contains("tabbed-block")) {
-        const index = [...el.parentElement.children].indexOf(el);
-        const inputs = [...el.parentElement.parentElement.children].filter(c => c.tagName === "INPUT");
-        if (inputs[index]) inputs[index].checked = true;
-      }
-    }
+    reveal(figure);
     const label = (figure.getAttribute("aria-label") || "").slice(0, 60);
     const page = behind(figure);
     const mark = rgba(getComputedStyle(figure).getPropertyValue("--tf-mark").trim().replace(
@@ -131,7 +91,7 @@ _MEASURE_TABLES = """
   }
   return { texts, marks };
 }
-"""
+""")
 
 NON_TEXT_REQUIRED = 3.0  # WCAG 1.4.11: a frame that carries meaning against what surrounds it
 

@@ -13,6 +13,7 @@ from urllib.parse import urljoin
 
 import pytest
 import yaml
+from page_scripts import with_helpers
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -79,22 +80,16 @@ def test_a_chapter_prints_without_navigation_and_with_whole_figures(
     print(f"\n/{path} prints to {pages_in_pdf} A4 pages ({len(pdf) / 1e3:.0f} KB) with {len(state['figures'])} figures")
 
 
-_REVEAL_CODE = """
+_REVEAL_CODE = with_helpers("""
 async () => {
+  /* helpers */
   for (const code of document.querySelectorAll("article pre > code")) {
-    for (let el = code; el && el !== document.body; el = el.parentElement) {
-      if (el.tagName === "DETAILS") el.open = true;
-      if (el.classList && el.classList.contains("tabbed-block")) {
-        const index = [...el.parentElement.children].indexOf(el);
-        const inputs = [...el.parentElement.parentElement.children].filter(c => c.tagName === "INPUT");
-        if (inputs[index]) inputs[index].click();
-      }
-    }
+    reveal(code);
     code.scrollIntoView({ block: "center" });
     await new Promise(resolve => requestAnimationFrame(resolve));
   }
 }
-"""
+""")
 
 
 def test_code_blocks_have_copy_buttons_and_headings_have_anchors(shared_browser, shared_server, shared_pages):

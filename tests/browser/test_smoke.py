@@ -17,6 +17,7 @@ from urllib.parse import urlparse
 
 import pytest
 import yaml
+from page_scripts import with_helpers
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -96,29 +97,20 @@ def test_figures_have_alt_text_and_reasonable_weight(built_site: Path):
 
 
 # Opens the tab (and <details>) holding each figure, then measures it. Returns [[label, width, height], …].
-_MEASURE_FIGURES = """
+_MEASURE_FIGURES = with_helpers("""
 () => {
+  /* helpers */
   const figures = [...document.querySelectorAll(
     "article svg.tf-figure, article figure.tf-heat-figure, article figure img, article .tf-panel")];
   const out = [];
   for (const fig of figures) {
-    const chain = [];
-    for (let el = fig; el && el !== document.body; el = el.parentElement) chain.unshift(el);
-    for (const el of chain) {
-      if (el.tagName === "DETAILS") el.open = true;
-      if (el.classList && el.classList.contains("tabbed-block")) {
-        const index = [...el.parentElement.children].indexOf(el);
-        const set = el.parentElement.parentElement;
-        const inputs = [...set.children].filter(c => c.tagName === "INPUT");
-        if (inputs[index]) inputs[index].click();
-      }
-    }
+    reveal(fig);
     const box = fig.getBoundingClientRect();
     out.push([fig.getAttribute("aria-label") || fig.tagName, box.width, box.height]);
   }
   return out;
 }
-"""
+""")
 
 _MATH_STATE = """
 () => {
