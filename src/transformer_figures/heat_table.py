@@ -1,9 +1,9 @@
 """Annotated matrices as HTML "heat tables": a ``<table>`` whose cells are coloured by value and print it.
 
 Why not an annotated matplotlib heatmap: a 5 × 16 matrix is 80 numbers, and matplotlib lays out each printed
-number as a text artist (twice, for constrained layout) — the per-sentence heatmaps were four fifths of a clean
-build's execution time. A table costs a string join; the browser lays it out; readers can select, copy and zoom
-the numbers and a screen reader reads them as a table with row and column headers.
+number as a text artist, measured for the layout and again for the drawing — the per-sentence heatmaps were
+four fifths of a clean build's execution time. A table costs a string join; the browser lays it out; readers can
+select, copy and zoom the numbers and a screen reader reads them as a table with row and column headers.
 
 Cell colours are fixed (the same colour maps as :func:`transformer_figures.heatmap`); the number in a cell is
 black or white by the cell's luminance, so it reads on both palettes. Headers, captions and marks follow the
@@ -35,8 +35,6 @@ def legend_html(scale: ColourScale, fmt: str = "{:.2f}") -> str:
         f'style="background: linear-gradient(to right, {gradient})"></div>'
         f'<div class="tf-heat-ticks">{ticks}</div></div>'
     )
-
-
 
 
 @dataclass(frozen=True)
