@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
 # Create .venv (if needed) and install the project with the given extras, from pinned versions.
+# When the extras need PyTorch (tests, torch), its CPU build is installed first from PyTorch's own index and
+# this says so: PyPI's Linux wheel of the same version pulls several GB of CUDA libraries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-tests}"
+case "$extras" in
+  docs|figures|torch|tests) ;;
+  *) echo "setup-venv.sh: unknown extra '$extras' (docs, figures, torch or tests)" >&2; exit 2 ;;
+esac
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q --upgrade "pip>=24" 2>&1 | grep -v "^WARNING: Location" || true
-.venv/bin/python -m pip install -q -e ".[${extras}]" 2>&1 | grep -v "^WARNING: Location" || true
+quiet() { grep -v "^WARNING: Location" || true; }
+.venv/bin/python -m pip install -q --upgrade "pip>=24" 2>&1 | quiet
+if [ "$extras" = tests ] || [ "$extras" = torch ]; then
+  if ! .venv/bin/python -c "import torch" 2>/dev/null; then
+    echo "setup-venv.sh: installing PyTorch 2.13.0, CPU build (download.pytorch.org/whl/cpu)" >&2
+    .venv/bin/python -m pip install -q "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu 2>&1 | quiet
+  fi
+fi
+.venv/bin/python -m pip install -q -e ".[${extras}]" 2>&1 | quiet
 .venv/bin/python -c "import transformer_math" # fails loudly if the install did not happen

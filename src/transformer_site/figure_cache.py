@@ -10,7 +10,8 @@ is the SHA-256 of
   every project module),
 - the bytes of any project file or directory the snippet names in a string literal (``collect(["docs"])``
   reads the pages, so its output depends on them),
-- the versions of Python and of the libraries that shape the output (numpy, matplotlib, markdown-exec), and
+- the versions of Python and of the libraries that shape the output (numpy, matplotlib, markdown-exec, torch),
+  whether the build is a local preview (``TRANSFORMER_PREVIEW=1``), and
   the source of this module and of ``output_checks`` (what may be stored).
 
 So a rebuild after editing a page's prose renders nothing; editing ``src/transformer_math/counting.py``
@@ -45,11 +46,14 @@ _PATH_LITERAL = re.compile(r"^[\w\-]+(?:/[\w.\-]+)*/?$")
 
 def _library_versions() -> str:
     versions = [f"python {sys.version.split()[0]}"]
-    for name in ("numpy", "matplotlib", "markdown-exec"):
+    # torch: the §9 table is measured with it, and a preview without it prints a notice instead — that notice
+    # must never be served from the cache to a build that has torch, nor to a full build (which must fail).
+    for name in ("numpy", "matplotlib", "markdown-exec", "torch"):
         try:
             versions.append(f"{name} {importlib.metadata.version(name)}")
         except importlib.metadata.PackageNotFoundError:
             versions.append(f"{name} absent")
+    versions.append(f"preview {os.environ.get('TRANSFORMER_PREVIEW', '') == '1'}")
     return "; ".join(versions)
 
 

@@ -5,12 +5,18 @@ quote the measured largest difference at build time, and the tests check it stay
 The PyTorch side uses its own ops (``F.embedding``, ``F.layer_norm``, ``F.gelu(approximate="tanh")``,
 ``F.scaled_dot_product_attention``, ``torch.softmax``) and recomputes the positional encoding itself;
 it shares nothing with transformer_math except the weights and the token ids.
+
+A local preview (``scripts/serve.sh`` sets ``TRANSFORMER_PREVIEW=1``) may be built without torch: the §9 page
+then says plainly that its measured table is missing. Every other build — the published site above all —
+needs torch and fails without it (``require_torch_unless_preview``).
 """
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import math
+import os
 from dataclasses import fields
 from functools import lru_cache
 
@@ -19,6 +25,50 @@ import numpy as np
 from transformer_math import SENTENCES, BlockTrace, BlockWeights, build_preset, forward
 
 TOLERANCE = 1e-12
+PREVIEW_ENV = "TRANSFORMER_PREVIEW"
+INSTALL_HINT = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
+
+
+class TorchMissingError(RuntimeError):
+    """A build that is not a local preview needs the reference, and torch is not installed."""
+
+
+def preview_build() -> bool:
+    """Whether this build is a local preview (``TRANSFORMER_PREVIEW=1``), which may skip the cross-check."""
+    value = os.environ.get(PREVIEW_ENV, "")
+    if value not in ("", "0", "1"):
+        raise ValueError(
+            f"{PREVIEW_ENV}={value!r}: use 1 for a local preview (it may skip the PyTorch cross-check) "
+            "or 0 / unset for a full build (it needs torch)"
+        )
+    return value == "1"
+
+
+def require_torch_unless_preview() -> bool:
+    """True when torch is here; False in a local preview without it; otherwise ``TorchMissingError``."""
+    if torch_available():
+        return True
+    if preview_build():
+        return False
+    raise TorchMissingError(
+        "PyTorch (torch==2.13.0, CPU) が必要です: §9 の照合表はビルドのたびに実測します。"
+        f"公開用のビルドはこれを省略できません ({INSTALL_HINT}、または bash scripts/test.sh が入れます)。"
+        f"手元のプレビューだけなら {PREVIEW_ENV}=1 で省略できます (bash scripts/serve.sh はそうします)"
+    )
+
+
+def preview_notice() -> str:
+    """What the §9 page shows in place of the measured table in a preview built without torch."""
+    hint = html.escape(INSTALL_HINT)
+    return (
+        '<div class="admonition warning"><p class="admonition-title">このプレビューには照合の表がありません</p>'
+        "<p>この環境には PyTorch が入っていないので、ここに載るはずの表 (8 文・中間結果ごとの numpy 版と "
+        "PyTorch 版の最大差) を省略しました。公開されるサイトでは、ビルドのたびに実測した表が載ります。"
+        "公開用のビルドは PyTorch なしでは止まるので、表のないページが公開されることはありません。</p>"
+        "<p>プレビューでも表を見るには、<code>bash scripts/test.sh</code> を一度実行するか "
+        f"<code>.venv/bin/{hint}</code> で PyTorch の CPU 版を入れてから、もう一度 "
+        "<code>bash scripts/serve.sh</code> を実行してください。</p></div>"
+    )
 
 
 def torch_available() -> bool:
