@@ -1,10 +1,11 @@
 """Figures for the site: matplotlib on top of :mod:`transformer_math`, one house style, inline SVG.
 
-A figure is one snippet file ``snippets/<page-stem>/<name>.py`` that computes with ``transformer_math`` and
-prints HTML; the page includes it in an executed fence that always carries an ``id``::
+A figure is one snippet file ``snippets/<page path>/<name>.py`` that computes with ``transformer_math`` and
+prints HTML; the page includes it in an executed fence, whose id is derived from the page and the snippet
+(``notes-03-attention-scores-heatmap``)::
 
-    ```python exec="on" html="on" source="tabbed-right" tabs="ソース|結果" id="notes03-scores-heatmap"
-    --8<-- "snippets/03-attention/scores_heatmap.py"
+    ```python exec="on" html="on" source="tabbed-right" tabs="ソース|結果"
+    --8<-- "snippets/notes/03-attention/scores_heatmap.py"
     ```
 
 and the snippet ends with :func:`show`::

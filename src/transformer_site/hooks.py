@@ -4,8 +4,8 @@ their page and snippet when they fail.
 - ``on_pre_build`` drops ``transformer_math``, ``transformer_figures`` and ``transformer_site`` from
   ``sys.modules``: ``mkdocs serve`` keeps one interpreter across rebuilds, so without this an edit in ``src/``
   would give stale numbers and figures (``watch: [src, snippets]`` triggers the rebuild).
-- ``on_page_markdown`` checks that every executed fence (``exec="on"``) has an ``id`` and records which snippet
-  file each id includes, so
+- ``on_page_markdown`` gives every executed fence (``exec="on"``) an ``id`` — its own, or one derived from its
+  page and snippet (``derived_block_id``) — and records which snippet file each id includes, so
 - a failing snippet's log line (markdown-exec says only ``code block 'id'``) is rewritten to name
   ``docs/page.md:line`` and ``snippets/…py``. markdown-exec logs it as a warning, so ``--strict`` fails.
 """
@@ -43,21 +43,76 @@ _blocks: dict[str, ExecutedBlock] = {}
 _docs_dir = "docs"
 
 
+def derived_block_id(page: str, includes: tuple[str, ...]) -> str | None:
+    """The id of an executed block that names none: its page and the stem of the snippet it includes.
+
+    ``notes/03-attention.md`` including ``snippets/notes/03-attention/scores_heatmap.py`` →
+    ``notes-03-attention-scores-heatmap``. None for a block that includes no snippet (inline code needs an id).
+    """
+    if not includes:
+        return None
+    page_part = page[: -len(".md")] if page.endswith(".md") else page
+    stem = Path(includes[0]).stem
+    return re.sub(r"[^0-9A-Za-z]+", "-", f"{page_part}-{stem}").strip("-").lower()
+
+
+def snippet_home(page: str) -> str:
+    """Where a page's snippet files live: ``snippets/<page path without .md>/``."""
+    return f"snippets/{page[: -len('.md')] if page.endswith('.md') else page}/"
+
+
 def find_executed_blocks(markdown: str, page: str) -> list[ExecutedBlock]:
-    """Every ``exec="on"`` fence in ``markdown``; a fence without ``id`` is a ValueError naming page:line."""
+    """Every ``exec="on"`` fence in ``markdown``, with its explicit ``id=…`` or the one derived from its snippet.
+
+    A fence with neither (inline code and no id) is a ValueError naming page:line, and so is a snippet that
+    lives outside ``snippets/<a page's path>/`` (the folder says which page a snippet belongs to).
+    """
     from transformer_site.fences import find_fences  # late: on_pre_build drops the project's modules
 
     blocks: list[ExecutedBlock] = []
     for fence in find_fences(markdown.split("\n")):
         if not fence.executed:
             continue
-        if fence.block_id is None:
+        for include in fence.includes:
+            if not _lives_with_a_page(include):
+                raise ValueError(
+                    f"{page}:{fence.line}: executed block includes {include}: snippet files live under "
+                    f"snippets/<page path>/ (for this page {snippet_home(page)}…)"
+                )
+        block_id = fence.block_id or derived_block_id(page, fence.includes)
+        if block_id is None:
             raise ValueError(
-                f'{page}:{fence.line}: executed block has no id=…; give it one (e.g. id="notes03-scores") so a '
-                "failure can name it"
+                f'{page}:{fence.line}: executed block has no id=… and includes no snippet; give it one (e.g. '
+                'id="notes-03-attention-scores") so a failure can name it'
             )
-        blocks.append(ExecutedBlock(page, fence.line, fence.block_id, fence.includes))
+        blocks.append(ExecutedBlock(page, fence.line, block_id, fence.includes))
     return blocks
+
+
+_docs_root: Path | None = None  # the docs folder of the project being built (set in on_config)
+
+
+def _lives_with_a_page(include: str) -> bool:
+    """``snippets/<page path>/<name>.py`` where ``docs/<page path>.md`` exists (checked when the docs are known)."""
+    parts = Path(include).parts
+    if len(parts) < 3 or parts[0] != "snippets":
+        return False
+    if _docs_root is None:
+        return True
+    return (_docs_root / Path(*parts[1:-1])).with_suffix(".md").is_file()
+
+
+def with_derived_ids(markdown: str, blocks: list[ExecutedBlock]) -> str:
+    """``markdown`` with ``id="…"`` added to each executed fence that had none, so markdown-exec uses it."""
+    from transformer_site.fences import find_fences
+
+    lines = markdown.split("\n")
+    by_line = {block.line: block for block in blocks}
+    for fence in find_fences(lines):
+        block = by_line.get(fence.line)
+        if fence.executed and block is not None and fence.block_id is None:
+            lines[fence.start] = f'{lines[fence.start].rstrip()} id="{block.block_id}"'
+    return "\n".join(lines)
 
 
 class _NameTheSnippet(logging.Filter):
@@ -105,8 +160,9 @@ def on_startup(command: str, dirty: bool) -> None:
 
 
 def on_config(config):
-    global _docs_dir
+    global _docs_dir, _docs_root
     _docs_dir = Path(config["docs_dir"]).name
+    _docs_root = Path(config["docs_dir"])
     on_startup("build", False)  # also when hooks are loaded without on_startup (older entry points)
     # Every date MkDocs writes (sitemap, its gzip header) is the last commit's, not today's: same bytes.
     from transformer_site.reproducible import pin_build_date
@@ -195,6 +251,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
             )
         seen[block.block_id] = block
     _blocks.update(seen)
+    markdown = with_derived_ids(markdown, list(seen.values()))
     # Checked numbers {{ literal = expression }}: verified here, shown as the literal (imported late because
     # on_pre_build drops the project's modules).
     from transformer_site.checked import render_checked_numbers

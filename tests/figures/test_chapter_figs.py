@@ -15,7 +15,7 @@ from transformer_math import experiments
 from transformer_math.configs import TRANSFORMER_BASE
 
 ROOT = Path(__file__).resolve().parents[2]
-SNIPPETS = sorted(ROOT.glob("snippets/chapter-0[1-6]-*/*.py"))
+SNIPPETS = sorted(ROOT.glob("snippets/chapter/0[1-6]-*/*.py"))
 
 HEAT_FIGURES = {
     "mask": (chapter_figs.mask_placement_figure, "softmax の前にマスク"),
@@ -99,6 +99,6 @@ def test_snippet_prints_a_figure_with_alt_text_or_a_table(path, capsys):
 
 def test_there_is_a_snippet_for_every_chapter_page():
     assert {p.parent.name for p in SNIPPETS} == {
-        "chapter-01-overview", "chapter-02-attention-kinds", "chapter-03-multi-head",
-        "chapter-04-positional-encoding", "chapter-05-ffn", "chapter-06-add-norm",
+        "01-overview", "02-attention-kinds", "03-multi-head",
+        "04-positional-encoding", "05-ffn", "06-add-norm",
     }  # fmt: skip

@@ -61,8 +61,8 @@ def broken_build(tmp_path_factory) -> tuple[Path, str, dict[str, int]]:
         page += [text, ""]
     for name in SNIPPETS:
         where[name] = len(page) + 1
-        page += [*FENCE.format(id=f"bad-{name}", path=f"snippets/bad/{name}.py").splitlines(), ""]
-    snippets = {f"snippets/bad/{name}.py": code for name, code in SNIPPETS.items()}
+        page += [*FENCE.format(id=f"bad-{name}", path=f"snippets/page/{name}.py").splitlines(), ""]
+    snippets = {f"snippets/page/{name}.py": code for name, code in SNIPPETS.items()}
     write_tiny_project(project, "\n".join(page), snippets)
     site = project / "site"
     site.mkdir()
@@ -99,7 +99,7 @@ def test_checked_number_mistakes_name_their_line(broken_build, index, says):
 )
 def test_bad_block_output_names_page_line_and_snippet(broken_build, name, says):
     _, log, where = broken_build
-    head = f"page.md:{where[name]}: executed block id='bad-{name}' (snippet snippets/bad/{name}.py)"
+    head = f"page.md:{where[name]}: executed block id='bad-{name}' (snippet snippets/page/{name}.py)"
     lines = [line for line in log.splitlines() if head in line]
     assert lines, f"no message naming {head}; log:\n{log[-3000:]}"
     assert says in lines[0], lines[0]

@@ -139,10 +139,10 @@ def test_dynamic_imports_depend_on_every_module_of_the_named_package(project):
 def test_real_snippets_resolve_their_dependencies():
     """On this repository: a heatmap of the trace does not depend on counting; the parameter table does."""
     graph = DependencyGraph(REPO / "src")
-    scores = graph.closure((REPO / "snippets/03-attention/scores_heatmap.py").read_text(encoding="utf-8"))
+    scores = graph.closure((REPO / "snippets/notes/03-attention/scores_heatmap.py").read_text(encoding="utf-8"))
     assert {"transformer_math.ops", "transformer_math.block", "transformer_figures.svg"} <= set(scores)
     assert "transformer_math.counting" not in scores
-    params = graph.closure((REPO / "snippets/chapter-01-overview/params_table.py").read_text(encoding="utf-8"))
+    params = graph.closure((REPO / "snippets/chapter/01-overview/params_table.py").read_text(encoding="utf-8"))
     assert "transformer_math.counting" in params
     for module in scores + params:
         assert graph.module_file(module) is not None

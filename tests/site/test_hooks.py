@@ -51,9 +51,10 @@ def test_finds_executed_blocks_with_line_id_and_snippet(hooks):
     assert blocks[0].where("docs") == "docs/notes/x.md:3: executed block id='a-block' (snippet snippets/x/a.py)"
 
 
-def test_block_without_id_is_an_error_naming_page_and_line(hooks):
+def test_inline_code_without_id_is_an_error_naming_page_and_line(hooks):
+    inline = PAGE.replace(' id="a-block"', "").replace('--8<-- "snippets/x/a.py"', 'print("<p>x</p>")')
     with pytest.raises(ValueError, match=r"notes/x\.md:3: executed block has no id"):
-        hooks.find_executed_blocks(PAGE.replace(' id="a-block"', ""), "notes/x.md")
+        hooks.find_executed_blocks(inline, "notes/x.md")
 
 
 def test_pre_build_forgets_project_modules_so_serve_sees_edits(hooks):
@@ -87,3 +88,22 @@ def test_drop_source_maps_removes_maps_and_their_comments(hooks, tmp_path):
     assert not list(tmp_path.rglob("*.map"))
     assert (js / "bundle.min.js").read_text(encoding="utf-8") == 'console.log("x");'
     assert (js / "katex-init.js").read_text(encoding="utf-8") == "// ours, no map\n"
+
+
+def test_an_executed_block_without_id_gets_one_from_its_page_and_snippet(hooks):
+    page = '# t\n\n```python exec="on" html="on"\n--8<-- "snippets/notes/03-attention/scores_heatmap.py"\n```\n'
+    (block,) = hooks.find_executed_blocks(page, "notes/03-attention.md")
+    assert block.block_id == "notes-03-attention-scores-heatmap"
+    assert 'exec="on" html="on" id="notes-03-attention-scores-heatmap"' in hooks.with_derived_ids(page, [block])
+
+
+def test_an_explicit_id_stays(hooks):
+    page = '```python exec="on" id="mine"\n--8<-- "snippets/tryit/index/pe.py"\n```\n'
+    (block,) = hooks.find_executed_blocks(page, "chapter/04-positional-encoding.md")
+    assert block.block_id == "mine" and hooks.with_derived_ids(page, [block]) == page
+
+
+def test_a_snippet_outside_the_page_folders_is_refused(hooks):
+    page = '```python exec="on"\n--8<-- "snippets/loose.py"\n```\n'
+    with pytest.raises(ValueError, match=r"notes/x\.md:1: .*snippets/<page path>/"):
+        hooks.find_executed_blocks(page, "notes/x.md")

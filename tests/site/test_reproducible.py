@@ -129,7 +129,8 @@ def blocks_by_id(project: Path) -> dict[str, str]:
     """Executed block id → the code it runs (its included snippet files), over every page of the copy."""
     code = {}
     for page in sorted((project / "docs").rglob("*.md")):
-        for block in find_executed_blocks(page.read_text(encoding="utf-8"), page.as_posix()):
+        relative = page.relative_to(project / "docs").as_posix()  # ids derive from the docs-relative path
+        for block in find_executed_blocks(page.read_text(encoding="utf-8"), relative):
             code[block.block_id] = "".join((project / s).read_text(encoding="utf-8") for s in block.snippets)
     return code
 

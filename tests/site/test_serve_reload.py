@@ -24,7 +24,7 @@ PAGE = """\
 この文は、src の値が変わったら次の再ビルドでページも変わることを確かめるためのページです。
 
 ```python exec="on" html="on" id="probe-value"
---8<-- "snippets/probe/value.py"
+--8<-- "snippets/page/value.py"
 ```
 """
 SNIPPET = 'from probe_values import VALUE\n\nprint(f"<p>value={VALUE}</p>")\n'
@@ -58,8 +58,8 @@ def test_serve_rebuild_sees_edits_in_src_and_snippets(tmp_path):
     package = tmp_path / "src" / "probe_values"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("VALUE = 1\n", encoding="utf-8")
-    write_tiny_project(tmp_path, PAGE, {"snippets/probe/value.py": SNIPPET})
-    snippet = tmp_path / "snippets" / "probe" / "value.py"
+    write_tiny_project(tmp_path, PAGE, {"snippets/page/value.py": SNIPPET})
+    snippet = tmp_path / "snippets" / "page" / "value.py"
 
     port = _free_port()
     env = dict(
