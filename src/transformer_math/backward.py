@@ -33,6 +33,7 @@ Conventions: row vectors (``X @ W``), float64, ``d_<name>`` = ∂L/∂<name>, sa
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import cache
 
 import numpy as np
 
@@ -484,38 +485,48 @@ class SoftmaxGradientSize:
     saturated_fraction: float  # share of rows whose largest weight exceeds SATURATED
     jacobian_norm: float  # mean spectral norm of ∂A/∂S = diag(A) − AAᵀ (at most 1/2; 0 when one-hot)
     jacobian_max_entry: float  # mean of max_i A_i(1 − A_i), its largest entry (at most 1/4)
-    d_scores_rms: float  # RMS of ∂L/∂S for an upstream ∂L/∂A of unit-variance entries
-    d_q_rms: float  # RMS of ∂L/∂q = Σ_j ∂L/∂S_j·k_j (·1/√d_k when scaled), what reaches W_Q
+    d_scores_rms: float  # RMS of ∂L/∂S = J·∂L/∂A for an upstream ∂L/∂A of unit-variance entries
+
+
+@cache
+def random_scores(d_k: int, n_keys: int, n_queries: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(q·k (n_queries, n_keys), an upstream ∂L/∂A (n_queries, n_keys)) for q, k and ∂L/∂A with N(0, 1) entries.
+
+    Seeded per d_k, so adding a d_k to a sweep changes no other one; the same draw serves the scaled and the
+    unscaled measurement. Read-only (cached).
+    """
+    rng = np.random.default_rng([seed, int(d_k)])
+    q = rng.standard_normal((n_queries, d_k))
+    k = rng.standard_normal((n_queries, n_keys, d_k))
+    d_attn = rng.standard_normal((n_queries, n_keys))
+    raw = np.einsum("qd,qkd->qk", q, k)
+    raw.setflags(write=False)
+    d_attn.setflags(write=False)
+    return raw, d_attn
 
 
 def softmax_gradient_size(
     d_k: int, scaled: bool, n_keys: int = SQRT_DK_KEYS, n_queries: int = SQRT_DK_QUERIES, seed: int = SQRT_DK_SEED
 ) -> SoftmaxGradientSize:
-    """q, k with independent N(0, 1) entries (seeded per d_k, so adding a d_k changes no other one)."""
+    """The sizes of one softmax row's scores, Jacobian and ∂L/∂S at this d_k, scores divided by √d_k or not."""
     if isinstance(d_k, bool) or not isinstance(d_k, (int, np.integer)) or d_k < 1:
         raise ValueError(f"d_k must be a positive integer, got {d_k!r}")
     if n_keys < 2 or n_queries < 1:
         raise ValueError(f"n_keys must be ≥ 2 and n_queries ≥ 1, got n_keys={n_keys!r}, n_queries={n_queries!r}")
-    rng = np.random.default_rng([seed, int(d_k)])
-    q = rng.standard_normal((n_queries, 1, d_k))
-    k = rng.standard_normal((n_queries, n_keys, d_k))
-    d_attn = rng.standard_normal((n_queries, n_keys))  # the upstream gradient, the same either way
-    scale = 1.0 / np.sqrt(d_k) if scaled else 1.0
-    S = (q @ k.transpose(0, 2, 1))[:, 0, :] * scale  # (n_queries, n_keys)
+    raw, d_attn = random_scores(int(d_k), n_keys, n_queries, seed)
+    S = raw / np.sqrt(d_k) if scaled else raw  # (n_queries, n_keys)
     A = ops.softmax(S)
     J = softmax_jacobian(A)  # (n_queries, n_keys, n_keys)
     d_S = softmax_backward(A, d_attn)  # (n_queries, n_keys)
-    d_q = (d_S[:, None, :] @ k)[:, 0, :] * scale  # (n_queries, d_k)
     return SoftmaxGradientSize(
         d_k=int(d_k),
         scaled=bool(scaled),
         score_std=float(S.std()),
         max_weight=float(A.max(axis=-1).mean()),
         saturated_fraction=float(np.mean(A.max(axis=-1) > SATURATED)),
-        jacobian_norm=float(np.linalg.norm(J, ord=2, axis=(-2, -1)).mean()),
+        jacobian_norm=float(np.linalg.eigvalsh(J)[:, -1].mean()),  # J is symmetric and ⪰ 0: ‖J‖₂ = λ_max
         jacobian_max_entry=float((A * (1.0 - A)).max(axis=-1).mean()),
         d_scores_rms=float(np.sqrt(np.mean(d_S**2))),
-        d_q_rms=float(np.sqrt(np.mean(d_q**2))),
     )
 
 

@@ -34,7 +34,7 @@ def torch_gradients(weights: BlockWeights, tokens: np.ndarray, position: int) ->
 
     names = [f.name for f in fields(weights) if isinstance(getattr(weights, f.name), np.ndarray)]
     W = {n: torch.tensor(np.asarray(getattr(weights, n), dtype=np.float64), requires_grad=True) for n in names}
-    ids = torch.as_tensor(np.asarray(tokens, dtype=np.int64))
+    ids = torch.tensor(np.asarray(tokens, dtype=np.int64))
     T, d, h = ids.shape[0], weights.d_model, weights.n_heads
     d_k = W["W_Q"].shape[1] // h
     kept: dict[str, torch.Tensor] = {}
@@ -82,6 +82,35 @@ def torch_gradients(weights: BlockWeights, tokens: np.ndarray, position: int) ->
     result = {name: g.detach().numpy().copy() for name, g in grads.items()}
     result["loss"] = np.asarray(loss.item())
     return result
+
+
+def torch_layer_norm_terms(
+    x: np.ndarray, gamma: np.ndarray, eps: float, d_y: np.ndarray
+) -> dict[str, np.ndarray]:
+    """LayerNorm's three terms of ∂L/∂x by autograd, each by letting only one road from x carry a gradient.
+
+    x̂ = (x − μ)/σ reaches y through x itself, through μ and through σ. Detaching the other two leaves one:
+    ``direct`` (μ, σ held), ``mean`` (only μ moves), ``variance`` (only σ moves). L = Σ y ⊙ ∂L/∂y.
+    Returns {"direct", "mean", "variance", "total"}, each (T, d).
+    """
+    import torch
+
+    g = torch.tensor(np.asarray(gamma, dtype=np.float64))
+    upstream = torch.tensor(np.asarray(d_y, dtype=np.float64))  # a copy: the trace is read-only
+
+    def grad(road: str) -> np.ndarray:
+        x_t = torch.tensor(np.asarray(x, dtype=np.float64), requires_grad=True)
+        held = x_t.detach()
+        mu = x_t.mean(-1, keepdim=True) if road in ("mean", "total") else held.mean(-1, keepdim=True)
+        source = x_t if road in ("variance", "total") else held
+        sigma = torch.sqrt(source.var(-1, unbiased=False, keepdim=True) + eps)
+        if road not in ("variance", "total"):
+            sigma = sigma.detach()
+        numerator = (x_t if road in ("direct", "total") else held) - mu
+        ((numerator / sigma * g) * upstream).sum().backward()
+        return x_t.grad.numpy().copy()
+
+    return {road: grad(road) for road in ("direct", "mean", "variance", "total")}
 
 
 def compared_names() -> tuple[str, ...]:
