@@ -160,15 +160,16 @@ class LayerNormGradients:
 
 def layer_norm_backward(x: np.ndarray, gamma: np.ndarray, eps: float, d_y: np.ndarray) -> LayerNormGradients:
     """LayerNorm's backward for input x (T, d) and ∂L/∂y (T, d); the biased variance, ε inside the root."""
-    mu = x.mean(axis=-1, keepdims=True)  # (T, 1)
-    sigma = np.sqrt(((x - mu) ** 2).mean(axis=-1, keepdims=True) + eps)  # (T, 1)
+    d = x.shape[-1]  # means as sums / d: np.mean's overhead is most of the cost at this size
+    mu = x.sum(axis=-1, keepdims=True) / d  # (T, 1)
+    sigma = np.sqrt(((x - mu) ** 2).sum(axis=-1, keepdims=True) / d + eps)  # (T, 1)
     x_hat = (x - mu) / sigma  # (T, d)
     d_x_hat = d_y * gamma
     return LayerNormGradients(
         d_x_hat=d_x_hat,
         direct=d_x_hat / sigma,
-        mean=-np.broadcast_to(d_x_hat.mean(axis=-1, keepdims=True), x.shape) / sigma,
-        variance=-x_hat * (d_x_hat * x_hat).mean(axis=-1, keepdims=True) / sigma,
+        mean=np.zeros_like(x) - d_x_hat.sum(axis=-1, keepdims=True) / d / sigma,
+        variance=-x_hat * (d_x_hat * x_hat).sum(axis=-1, keepdims=True) / d / sigma,
         d_gamma=(d_y * x_hat).sum(axis=0),
         d_beta=d_y.sum(axis=0),
     )
@@ -343,10 +344,8 @@ class BlockGradients:
 
     def __post_init__(self) -> None:
         # Pages cite these arrays; one that wrote into them would change what the next page reads.
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, np.ndarray):
-                value.setflags(write=False)
+        for name in _GRADIENT_FIELDS:
+            getattr(self, name).setflags(write=False)
 
     def weight_gradient(self, name: str) -> np.ndarray:
         """∂L/∂<name> for a weight of ``BlockWeights`` (``"W_Q"``, ``"ln1_gamma"``, …)."""
@@ -359,9 +358,12 @@ class BlockGradients:
         return {name: self.weight_gradient(name) for name in WEIGHT_NAMES}
 
 
+_GRADIENT_FIELDS = tuple(f.name for f in fields(BlockGradients) if f.name != "loss")
+
+
 def gradient_names() -> tuple[str, ...]:
     """The names of every array of ``BlockGradients`` (all but ``loss``), in order."""
-    return tuple(f.name for f in fields(BlockGradients) if f.name != "loss")
+    return _GRADIENT_FIELDS
 
 
 def backward(weights: BlockWeights, tokens: np.ndarray, position: int) -> BlockGradients:
@@ -554,12 +556,18 @@ class SqrtDkSweep:
         raise ValueError(f"d_k = {d_k!r} was not swept: the sweep has {', '.join(str(r.d_k) for r in rows)}")
 
 
+@cache
 def sqrt_dk_sweep(d_ks: tuple[int, ...] = SQRT_DK_SIZES, seed: int = SQRT_DK_SEED) -> SqrtDkSweep:
-    """The softmax's gradient size at each d_k, with and without the 1/√d_k (same q, k, upstream for both)."""
+    """The softmax's gradient size at each d_k, with and without the 1/√d_k (same q, k, upstream for both).
+
+    Cached: a page and a panel readout cite the same sweep.
+    """
     if len(d_ks) == 0:
         raise ValueError("d_ks must name at least one d_k")
+    d_k = np.array(d_ks, dtype=np.int64)
+    d_k.setflags(write=False)
     return SqrtDkSweep(
-        d_k=np.array(d_ks, dtype=np.int64),
+        d_k=d_k,
         scaled=tuple(softmax_gradient_size(d, True, seed=seed) for d in d_ks),
         unscaled=tuple(softmax_gradient_size(d, False, seed=seed) for d in d_ks),
     )

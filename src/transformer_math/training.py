@@ -275,3 +275,28 @@ def train(seed: int = SEED, steps: int = STEPS, warmup: int = WARMUP) -> Trainin
 def default_run() -> TrainingRun:
     """The run with the defaults, computed once per process (pages and tests cite it; it is read-only)."""
     return train()
+
+
+def summary(run: TrainingRun) -> str:
+    """A plain-text account of a run: the loss from start to end, and each relation's verdict beside the preset's."""
+    lines = [
+        f"seed {run.seed}, {run.steps} steps (warm-up {run.warmup}), "
+        f"loss {run.initial_loss:.4f} → {run.final_loss:.4f}",
+        f"relations emerged: {len(run.emerged)} of {len(run.verdicts)} "
+        f"(the preset: {sum(v.preset_holds for v in run.verdicts)} of {len(run.verdicts)})",
+    ]
+    for v in run.verdicts:
+        lines.append(
+            f"  s{v.sentence} {v.query} → {v.key}: learned head {v.learned_head} margin {v.learned_margin:+.3f}"
+            f" ({'emerged' if v.emerged else 'not'}); preset head {v.head} margin {v.preset_margin:+.3f}"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m transformer_math.training: the run, its CPU time and its verdicts
+    import time
+
+    start = time.process_time()
+    result = train()
+    print(f"CPU time of train(): {time.process_time() - start:.2f} s")
+    print(summary(result))

@@ -84,9 +84,7 @@ def torch_gradients(weights: BlockWeights, tokens: np.ndarray, position: int) ->
     return result
 
 
-def torch_layer_norm_terms(
-    x: np.ndarray, gamma: np.ndarray, eps: float, d_y: np.ndarray
-) -> dict[str, np.ndarray]:
+def torch_layer_norm_terms(x: np.ndarray, gamma: np.ndarray, eps: float, d_y: np.ndarray) -> dict[str, np.ndarray]:
     """LayerNorm's three terms of ∂L/∂x by autograd, each by letting only one road from x carry a gradient.
 
     x̂ = (x − μ)/σ reaches y through x itself, through μ and through σ. Detaching the other two leaves one:
