@@ -15,8 +15,9 @@ forward, from position 0 to position 3. Hiding the word is what a bidirectional 
 (BERT's masked language model), and it asks exactly the question attention answers: which other words tell
 you what is missing. Tying the output to W_E adds no parameter, keeps the logits in the embedding's own
 meaning (a word scores high when ln2_out points along its row of W_E) and lets the gradient reach W_E from
-both ends, which is worth seeing once. With one layer, only the hidden position's row of the block reaches
-the loss, so every gradient below is the gradient of that one row's prediction.
+both ends, which is worth seeing once. With one layer the loss reads only ln2_out[p]; the other positions
+enter it only as the keys and values of p's attention row, so of attn, scores and Q only row p receives a
+gradient (the training lab therefore reads what was learned from that row).
 
 The chain rule, in the order the gradient flows
 ------------------------------------------------
@@ -406,6 +407,15 @@ def backward(weights: BlockWeights, tokens: np.ndarray, position: int) -> BlockG
         d_ln1_gamma=ln1.d_gamma, d_ln1_beta=ln1.d_beta, d_W1=ffn.d_W1, d_b1=ffn.d_b1,
         d_W2=ffn.d_W2, d_b2=ffn.d_b2, d_ln2_gamma=ln2.d_gamma, d_ln2_beta=ln2.d_beta,
     )  # fmt: skip
+
+
+@cache
+def preset_gradients(sentence_number: int, position: int) -> BlockGradients:
+    """Every gradient of the hand-crafted preset on example sentence 1 … 8 with word ``position`` hidden.
+
+    Cached like ``preset_trace`` (pages cite it many times; its arrays are read-only).
+    """
+    return backward(preset.build_preset(), preset.sentence(sentence_number).token_ids, position)
 
 
 def gradient_norms(grads: BlockGradients) -> dict[str, float]:

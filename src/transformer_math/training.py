@@ -10,7 +10,8 @@ by themselves? Under this objective the attention row that the loss trains is th
 美しい is hidden, its position must gather what names it, and the relation emerges if that row's largest
 weight falls on the intended key (花). ``relation_verdicts`` computes this for every relation of
 ``preset.SENTENCES``, with its margin, beside the hand-crafted preset's row for the same query on the full
-sentence (the preset's queries read the word, so its rows are meaningful only with the word visible).
+sentence (the preset's queries read the word, so its rows are meaningful only with the word visible), and
+the same verdict for the untrained start, the baseline that says how often a relation "emerges" by chance.
 """
 
 from __future__ import annotations
@@ -225,6 +226,7 @@ class TrainingRun:
     learned_attention: np.ndarray  # (8, h, T, T)  per sentence, row i with word i hidden
     preset_attention: np.ndarray  # (8, h, T, T)   the hand-crafted preset's, full sentence
     verdicts: tuple[RelationVerdict, ...]  # one per intended relation, 16
+    initial_verdicts: tuple[RelationVerdict, ...]  # the same for the untrained start: the chance baseline
 
     def __post_init__(self) -> None:
         # A cached run is read by several pages: none may change what the next one reads.
@@ -268,6 +270,7 @@ def train(seed: int = SEED, steps: int = STEPS, warmup: int = WARMUP) -> Trainin
         learned_attention=np.stack([hidden_word_attention(weights, s.token_ids) for s in preset.SENTENCES]),
         preset_attention=np.stack([full_sentence_attention(hand_crafted, s.token_ids) for s in preset.SENTENCES]),
         verdicts=relation_verdicts(weights, hand_crafted),
+        initial_verdicts=relation_verdicts(initial, hand_crafted),
     )  # fmt: skip
 
 
@@ -283,7 +286,8 @@ def summary(run: TrainingRun) -> str:
         f"seed {run.seed}, {run.steps} steps (warm-up {run.warmup}), "
         f"loss {run.initial_loss:.4f} → {run.final_loss:.4f}",
         f"relations emerged: {len(run.emerged)} of {len(run.verdicts)} "
-        f"(the preset: {sum(v.preset_holds for v in run.verdicts)} of {len(run.verdicts)})",
+        f"(before training: {sum(v.emerged for v in run.initial_verdicts)}; "
+        f"the preset: {sum(v.preset_holds for v in run.verdicts)} of {len(run.verdicts)})",
     ]
     for v in run.verdicts:
         lines.append(

@@ -124,6 +124,27 @@ def test_the_loss_reaches_only_the_hidden_row_of_ln2_out_and_the_visible_words_o
     assert np.all(g.d_W_E_input[np.delete(tokens, p)] != 0.0)
 
 
+def test_only_the_hidden_positions_query_row_gets_a_gradient():
+    """The loss reads ln2_out[p] alone; other positions reach it only as keys and values of p's row."""
+    p = 1
+    g = bw.backward(random_weights(4), random_sentence(4), p)
+    for name in ("d_ln2_out", "d_residual2", "d_ffn_pre", "d_ln1_out", "d_residual1", "d_Y", "d_head_out", "d_Q"):
+        rows = getattr(g, name)
+        assert np.all(np.delete(rows, p, axis=0) == 0.0) and np.abs(rows[p]).max() > 0, name
+    for name in ("d_attn", "d_scores"):
+        rows = getattr(g, name)  # (h, T, T): query rows on axis 1
+        assert np.all(np.delete(rows, p, axis=1) == 0.0) and np.abs(rows[:, p]).max() > 0, name
+    assert np.all(np.abs(g.d_K).max(axis=(1, 2)) > 0) and np.all(np.abs(g.d_V).max(axis=(1, 2)) > 0)
+
+
+def test_preset_gradients_are_the_backward_of_the_preset_and_cached():
+    g = bw.preset_gradients(1, 3)
+    assert g is bw.preset_gradients(1, 3)
+    np.testing.assert_array_equal(g.d_W_Q, bw.backward(build_preset(), SENTENCES[0].token_ids, 3).d_W_Q)
+    with pytest.raises(ValueError, match="sentence_number must be 1 … 8, got 9"):
+        bw.preset_gradients(9, 0)
+
+
 def test_gradients_are_read_only():
     g = bw.backward(build_preset(), SENTENCES[0].token_ids, 0)
     with pytest.raises(ValueError, match="read-only"):

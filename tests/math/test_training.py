@@ -106,6 +106,11 @@ def test_the_learned_rows_are_the_hidden_words_own_rows(run):
     assert run.learned_attention.shape == (8, preset.N_HEADS, preset.T, preset.T)
 
 
+def test_the_chance_baseline_is_the_same_verdict_on_the_untrained_start(run):
+    assert run.initial_verdicts == training.relation_verdicts(run.initial)
+    assert [(v.sentence, v.query) for v in run.initial_verdicts] == [(v.sentence, v.query) for v in run.verdicts]
+
+
 def test_the_hand_crafted_preset_attends_as_built_for_every_relation(run):
     assert all(v.preset_holds for v in run.verdicts)
 
