@@ -1,9 +1,8 @@
 """The backward pass of the block: a loss on the preset's own task, then the chain rule stage by stage.
 
-The loss: a masked-word objective, with the output layer tied to W_E
-----------------------------------------------------------------------
-One word of a five-word sentence is hidden — its word embedding is replaced by zeros, so only its position
-W_P[t] enters the block — and the block must name it from the rest of the sentence. The output layer is W_E
+The loss: a masked-word objective, with the output layer tied to W_E. One word of a five-word sentence is
+hidden — its word embedding is replaced by zeros, so only its position W_P[t] enters the block — and the
+block must name it from the rest of the sentence. The output layer is W_E
 itself (tied): the logits of the hidden position p are z = ln2_out[p] · W_Eᵀ, one per word of the 16-word
 vocabulary, and the loss is the cross-entropy L = −log softmax(z)[word at p].
 
@@ -19,16 +18,15 @@ both ends, which is worth seeing once. With one layer the loss reads only ln2_ou
 enter it only as the keys and values of p's attention row, so of attn, scores and Q only row p receives a
 gradient (the training lab therefore reads what was learned from that row).
 
-The chain rule, in the order the gradient flows
-------------------------------------------------
-L ← z (cross-entropy) ← ln2_out (tied output) ← residual2 (LayerNorm 2: three terms) ← ln1_out via the skip
-path and via the FFN (W2, b2, GELU′, W1, b1) ← residual1 (LayerNorm 1) ← X via the skip path and via
-attention (W_O, the weighted sum, the softmax Jacobian, q·kᵀ/√d_k, W_Q, W_K, W_V) ← W_E[tokens] (the input
-side of the tied embedding). Each stage is one small function below, named for what it differentiates;
-``backward`` chains them and returns every intermediate gradient in a ``BlockGradients`` whose names mirror
-``BlockTrace`` (``d_scores`` is ∂L/∂scores, with the shape of ``scores``).
+The chain rule, in the order the gradient flows: L ← z (cross-entropy) ← ln2_out (tied output) ← residual2
+(LayerNorm 2: three terms) ← ln1_out via the skip path and via the FFN (W2, b2, GELU′, W1, b1) ← residual1
+(LayerNorm 1) ← X via the skip path and via attention (W_O, the weighted sum, the softmax Jacobian, q·kᵀ/√d_k,
+W_Q, W_K, W_V) ← W_E[tokens] (the input side of the tied embedding). Each stage is one small function below,
+named for what it differentiates; ``backward`` chains them and returns every intermediate gradient in a
+``BlockGradients`` whose names mirror ``BlockTrace`` (``d_scores`` is ∂L/∂scores, with the shape of
+``scores``).
 
-Conventions: row vectors (``X @ W``), float64, ``d_<name>`` = ∂L/∂<name>, same shape as <name>.
+Conventions: row vectors (``X @ W``), float64.
 """
 
 from __future__ import annotations
@@ -141,9 +139,10 @@ class LayerNormGradients:
     """y = γ ⊙ x̂ + β, x̂ = (x − μ)/σ, σ = √(var + ε), per row; ∂L/∂x split into its three terms.
 
     ĝ = ∂L/∂x̂ = ∂L/∂y ⊙ γ, and ∂L/∂x = direct + mean + variance with
-      direct   =  ĝ / σ                      (x moves x̂ directly)
-      mean     = −mean(ĝ) / σ                (x moves μ, which every x̂ subtracts)
-      variance = −x̂ · mean(ĝ ⊙ x̂) / σ       (x moves σ, which every x̂ divides by)
+
+    - direct = ĝ / σ (x moves x̂ directly),
+    - mean = −mean(ĝ) / σ (x moves μ, which every x̂ subtracts),
+    - variance = −x̂ · mean(ĝ ⊙ x̂) / σ (x moves σ, which every x̂ divides by).
     """
 
     d_x_hat: np.ndarray  # (T, d)  ĝ
@@ -292,7 +291,7 @@ def embedding_backward(
 
 @dataclass(frozen=True)
 class BlockGradients:
-    """∂L/∂(everything) for one masked-word loss. ``d_<name>`` has the shape of ``BlockTrace.<name>``.
+    """∂L/∂(everything) for one masked-word loss. ``d_X`` has the shape of ``BlockTrace.X``, and so on.
 
     Where a value feeds two paths, both shares are kept beside the sum (``_skip`` and ``_ffn``/``_attn``),
     and each LayerNorm's ∂L/∂input beside its three terms, so a page can show each one.
@@ -349,7 +348,7 @@ class BlockGradients:
             getattr(self, name).setflags(write=False)
 
     def weight_gradient(self, name: str) -> np.ndarray:
-        """∂L/∂<name> for a weight of ``BlockWeights`` (``"W_Q"``, ``"ln1_gamma"``, …)."""
+        """∂L/∂W for the weight of ``BlockWeights`` called ``name`` (``"W_Q"``, ``"ln1_gamma"``, …)."""
         if name not in WEIGHT_NAMES:
             raise ValueError(f"no weight named {name!r}: the block's weights are {', '.join(WEIGHT_NAMES)}")
         return getattr(self, f"d_{name}")
