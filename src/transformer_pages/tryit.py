@@ -18,7 +18,7 @@ from functools import lru_cache
 import numpy as np
 
 from transformer_math import derivations as dv
-from transformer_math import ops, preset
+from transformer_math import forward, ops, preset, tokenize
 from transformer_math.analysis_ffn import FIRING_THRESHOLD
 from transformer_math.block import BlockTrace, BlockWeights
 
@@ -259,6 +259,39 @@ def firing_detectors(trace: BlockTrace) -> tuple[tuple[int, int, float], ...]:
     _check_trace(trace)
     rows, cols = np.nonzero(trace.ffn_h > FIRING_THRESHOLD)  # C order: by position, then unit
     return tuple((int(t), int(k), float(trace.ffn_h[t, k])) for t, k in zip(rows, cols, strict=True))
+
+
+# ---------------------------------------------------------------- what the page cites about the explorer
+
+KERNEL_TOLERANCE = 1e-12
+"""The kernel equals src within this, on every intermediate (tests/kernel/test_kernel.py asserts it)."""
+KERNEL_RANDOM_CASES = 1000
+"""How many seeded random inputs (words, knobs, switches, weights) tests/kernel compares besides the 8 sentences."""
+EXAMPLE = "これ は 大きい 猫 です"
+"""The page's own example: five words of the vocabulary that none of the eight sentences is."""
+
+
+def explore(text: str, **settings: float | bool) -> BlockTrace:
+    """The trace the explorer shows for ``text`` with these knobs (bond0, …, eps) and switches (scale, …)."""
+    unknown = sorted(set(settings) - set(preset.KNOB_NAMES) - set(SWITCHES))
+    if unknown:
+        raise ValueError(f"unknown setting(s) {unknown}; knobs {list(preset.KNOB_NAMES)}, switches {list(SWITCHES)}")
+    knobs = {k: v for k, v in settings.items() if k in preset.KNOB_NAMES}
+    switches = {k: v for k, v in settings.items() if k in SWITCHES}
+    return forward(preset.build_preset_with(**knobs), tokenize(text), **switches)
+
+
+def outcome(text: str, relation: int, **settings: float | bool) -> RelationOutcome:
+    """Relation number ``relation`` (in the order of :func:`intended_relations`) of ``text`` under the settings."""
+    outcomes = relation_outcomes(explore(text, **settings))
+    if isinstance(relation, bool) or not isinstance(relation, int) or not 0 <= relation < len(outcomes):
+        raise ValueError(f"relation must be 0 … {len(outcomes) - 1} for {text!r}, got {relation!r}")
+    return outcomes[relation]
+
+
+def fires(text: str, t: int, k: int, **settings: float | bool) -> bool:
+    """Whether detector h_k fires (ffn_h > FIRING_THRESHOLD) at position t of ``text`` under the settings."""
+    return bool(explore(text, **settings).ffn_h[t, k] > FIRING_THRESHOLD)
 
 
 # ---------------------------------------------------------------- derivations of every stage

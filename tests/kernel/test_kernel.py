@@ -35,8 +35,8 @@ from transformer_site.kernel_data import kernel_data, weights_data
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL = ROOT / "docs" / "assets" / "javascripts" / "kernel.js"
 RUNNER = Path(__file__).with_name("run_kernel.js")
-TOLERANCE = 1e-12
-N_RANDOM = 1000
+TOLERANCE = tryit.KERNEL_TOLERANCE  # what the page says
+N_RANDOM = tryit.KERNEL_RANDOM_CASES
 SEED = 20240501
 TRACE_NAMES = [f.name for f in fields(BlockTrace) if f.name != "tokens"]
 
