@@ -34,6 +34,10 @@
     return node;
   }
 
+  function setText(node, text) {
+    if (node.textContent !== text) node.textContent = text;
+  }
+
   function role(root, name) {
     return root.querySelector('[data-role="' + name + '"]');
   }
@@ -59,8 +63,11 @@
     var n = palette.colours.length;
     var x = Math.min(1, Math.max(0, (value - vmin) / (vmax - vmin)));
     var i = Math.min(n - 1, Math.floor(x * n));
-    cell.style.background = palette.colours[i];
-    cell.classList.toggle("w", palette.white_ink[i]);
+    if (cell.getAttribute("data-colour") !== String(i)) { // repaint only a changed colour
+      cell.setAttribute("data-colour", String(i));
+      cell.style.background = palette.colours[i];
+      cell.classList.toggle("w", palette.white_ink[i]);
+    }
   }
 
   // ------------------------------------------------------------ scaled dot-product panel
@@ -319,13 +326,23 @@
 
     // -------------------------------------------------------- the summary: relations and detectors
 
+    var drawnSummary = null;
+
     function drawSummary() {
-      var trace = current.trace, dec = data.summary_decimals;
+      var fresh = el("div");
+      summaryInto(fresh);
+      if (fresh.innerHTML === drawnSummary) return; // unchanged: leave the page (and its layout) alone
+      drawnSummary = fresh.innerHTML;
       ui.summary.textContent = "";
-      ui.summary.appendChild(el("h4", null, "結合が向ける関係（クエリ → キー）"));
+      while (fresh.firstChild) ui.summary.appendChild(fresh.firstChild);
+    }
+
+    function summaryInto(box) {
+      var trace = current.trace, dec = data.summary_decimals;
+      box.appendChild(el("h4", null, "結合が向ける関係（クエリ → キー）"));
       var relations = kernel.relations(trace);
       if (!relations.length) {
-        ui.summary.appendChild(el("p", { "data-role": "no-relations" }, "この文には、結合が向ける組（形容詞・指示語・代名詞・述語 → 名詞）がありません。"));
+        box.appendChild(el("p", { "data-role": "no-relations" }, "この文には、結合が向ける組（形容詞・指示語・代名詞・述語 → 名詞）がありません。"));
       } else {
         var list = el("ul", { "data-role": "relations" });
         relations.forEach(function (r) {
@@ -340,9 +357,9 @@
           li.appendChild(el("span", { "data-role": "margin" }, fmtSigned(r.margin, dec)));
           list.appendChild(li);
         });
-        ui.summary.appendChild(list);
+        box.appendChild(list);
       }
-      ui.summary.appendChild(el("h4", null, "発火している検出器（ffn_h > " + data.firing_threshold + "）"));
+      box.appendChild(el("h4", null, "発火している検出器（ffn_h > " + data.firing_threshold + "）"));
       var fired = kernel.firingDetectors(trace);
       var detectors = el("ul", { "data-role": "detectors" });
       for (var t = 0; t < T; t++) {
@@ -350,7 +367,7 @@
         var text = mine.length ? mine.map(function (f) { return data.neurons[f.k] + " " + fmt(f.ffn_h, 2); }).join("、") : "なし";
         detectors.appendChild(el("li", { "data-t": t, "data-units": mine.map(function (f) { return f.k; }).join(",") }, word(t) + ": " + text));
       }
-      ui.summary.appendChild(detectors);
+      box.appendChild(detectors);
     }
 
     // -------------------------------------------------------- heat tables
@@ -466,13 +483,14 @@
       var firstOfTable = {};
       table.cells.forEach(function (cell, n) {
         var value = values[n];
-        cell.button.textContent = fmt(value, data.cell_decimals);
+        // Write only what changed: an unchanged cell then costs the layout nothing.
+        setText(cell.button, fmt(value, data.cell_decimals));
         cell.button.setAttribute("data-value", String(value));
         paint(cell.td, value, palette, vmin, vmax);
         var selected = sameIndex(cell.index, state.cell);
         cell.td.classList.toggle("f", selected);
         cell.button.setAttribute("aria-pressed", String(selected));
-        cell.rowHead.textContent = vocab[state.tokens[cell.r]];
+        setText(cell.rowHead, vocab[state.tokens[cell.r]]);
         if (!(cell.table in firstOfTable)) firstOfTable[cell.table] = cell;
         cell.button.setAttribute("tabindex", "-1");
       });
@@ -484,7 +502,7 @@
       });
       if (stages.get(state.stage).per_head) { // the columns are words too
         ui.tables.querySelectorAll("table").forEach(function (t) {
-          t.querySelectorAll("thead th").forEach(function (th, c) { th.textContent = vocab[state.tokens[c]]; });
+          t.querySelectorAll("thead th").forEach(function (th, c) { setText(th, vocab[state.tokens[c]]); });
         });
       }
     }
@@ -618,6 +636,7 @@
 
     function drawDerivation() {
       var panel = ui.derivation;
+      panel.classList.remove("tm-stale");
       panel.textContent = "";
       if (!state.cell) {
         panel.appendChild(el("p", { class: "tm-hint" }, "表のセルを選ぶと、ここにその値の導出が出ます。"));
@@ -655,13 +674,23 @@
 
     // -------------------------------------------------------- one change → one recompute and redraw
 
-    function render() {
+    var derivationTimer = null;
+
+    // One change: recompute through the kernel, redraw the tables and the summary at once. While a slider is
+    // being dragged (``live``), the derivation — dozens of formulas to typeset — follows once the slider rests.
+    function render(live) {
       current = compute(state);
       syncControls();
       if (!table || table.stage !== state.stage) buildTables();
       updateTables();
       drawSummary();
-      drawDerivation();
+      clearTimeout(derivationTimer);
+      if (live && state.cell) {
+        ui.derivation.classList.add("tm-stale");
+        derivationTimer = setTimeout(drawDerivation, 120);
+      } else {
+        drawDerivation();
+      }
       writeUrl();
     }
 
@@ -699,8 +728,9 @@
         var knob = knobs.get(input.getAttribute("data-knob"));
         var v = Number(input.value);
         state.knobs[knob.name] = knob.log ? Number(Math.pow(10, v).toPrecision(12)) : v;
-        render();
+        render(true);
       });
+      input.addEventListener("change", function () { render(false); }); // the slider was let go
     });
     ui.switches.forEach(function (box) {
       box.addEventListener("change", function () {
