@@ -289,6 +289,11 @@ def outcome(text: str, relation: int, **settings: float | bool) -> RelationOutco
     return outcomes[relation]
 
 
+def with_largest_eps() -> BlockTrace:
+    """The page's example with ε at the top of its slider (what the page's last observation is about)."""
+    return explore(EXAMPLE, eps=knob_range("eps").max)
+
+
 def fires(text: str, t: int, k: int, **settings: float | bool) -> bool:
     """Whether detector h_k fires (ffn_h > FIRING_THRESHOLD) at position t of ``text`` under the settings."""
     return bool(explore(text, **settings).ffn_h[t, k] > FIRING_THRESHOLD)
