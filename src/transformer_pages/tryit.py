@@ -294,11 +294,6 @@ def with_largest_eps() -> BlockTrace:
     return explore(EXAMPLE, eps=knob_range("eps").max)
 
 
-def fires(text: str, t: int, k: int, **settings: float | bool) -> bool:
-    """Whether detector h_k fires (ffn_h > FIRING_THRESHOLD) at position t of ``text`` under the settings."""
-    return bool(explore(text, **settings).ffn_h[t, k] > FIRING_THRESHOLD)
-
-
 # ---------------------------------------------------------------- derivations of every stage
 
 FORMULAS: dict[str, str] = {
