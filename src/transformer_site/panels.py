@@ -61,7 +61,7 @@ def format_signed(value: float, decimals: int) -> str:
 
 @lru_cache(maxsize=1)
 def sdpa_data() -> dict:
-    """Every state rounded to what the page prints, nested as the controls read it: states[d_k][scale][causal]."""
+    """Every state rounded to what the page prints, nested as the controls read it: ``states[d_k][scale][causal]``."""
 
     def state(s: tryit.SdpaState) -> dict:
         return {"weights": rounded(s.weights, CELL_DECIMALS), "std": rounded(s.scores_std, STAT_DECIMALS),
