@@ -142,22 +142,39 @@ class BlockTrace:
         return self.residual2.std(axis=1)
 
 
-def forward(weights: BlockWeights, tokens: np.ndarray) -> BlockTrace:
-    """Run one Post-LN block on token ids (T,) and return every intermediate."""
+def forward(
+    weights: BlockWeights, tokens: np.ndarray, *, scale: bool = True, causal: bool = False, positions: bool = True
+) -> BlockTrace:
+    """Run one Post-LN block on token ids (T,) and return every intermediate.
+
+    The switches of the explorer, each defaulting to the block of the notes: ``scale`` divides scores by √d_k;
+    ``causal`` adds the causal mask before the softmax (``scores`` stays the unmasked q·k); ``positions=False``
+    leaves W_P out (X = W_E[tokens], the ablation the notes use; ``X_pos`` is then zero).
+    """
     tokens = _validate_tokens(tokens, weights.vocab_size)
+    _require_flag(positions, "positions")
     X_tok = weights.W_E[tokens]
-    X_pos = ops.positional_encoding(len(tokens), weights.d_model)
-    return forward_from_embeddings(weights, tokens, X_tok, X_pos)
+    T, d_model = len(tokens), weights.d_model
+    X_pos = ops.positional_encoding(T, d_model) if positions else np.zeros((T, d_model))
+    return forward_from_embeddings(weights, tokens, X_tok, X_pos, scale=scale, causal=causal)
 
 
 def forward_from_embeddings(
-    weights: BlockWeights, tokens: np.ndarray, X_tok: np.ndarray, X_pos: np.ndarray
+    weights: BlockWeights,
+    tokens: np.ndarray,
+    X_tok: np.ndarray,
+    X_pos: np.ndarray,
+    *,
+    scale: bool = True,
+    causal: bool = False,
 ) -> BlockTrace:
-    """The block on given embedding parts X = X_tok + X_pos, both (T, d_model).
+    """The block on given embedding parts X = X_tok + X_pos, both (T, d_model); ``scale``, ``causal`` as in forward.
 
     ``forward`` passes W_E[tokens] and W_P; an ablation passes altered parts (e.g. W_P scaled to 0).
     """
     tokens = _validate_tokens(tokens, weights.vocab_size)
+    _require_flag(scale, "scale")
+    _require_flag(causal, "causal")
     for name, part in (("X_tok", X_tok), ("X_pos", X_pos)):
         expected = (len(tokens), weights.d_model)
         if np.shape(part) != expected:
@@ -169,8 +186,9 @@ def forward_from_embeddings(
     Q = ops.split_heads(X @ weights.W_Q, h)  # (T, h, d_k)
     K = ops.split_heads(X @ weights.W_K, h)
     V = ops.split_heads(X @ weights.W_V, h)
+    mask = ops.causal_mask(len(tokens)) if causal else None  # (T, T), broadcast over the heads
     per_head_out, scores, attn = ops.scaled_dot_product_attention(
-        Q.transpose(1, 0, 2), K.transpose(1, 0, 2), V.transpose(1, 0, 2)
+        Q.transpose(1, 0, 2), K.transpose(1, 0, 2), V.transpose(1, 0, 2), mask=mask, scale=bool(scale)
     )  # (h, T, d_k), (h, T, T), (h, T, T)
     head_out = per_head_out.transpose(1, 0, 2)  # (T, h, d_k)
     concat = ops.concat_heads(head_out)  # (T, h·d_k)
@@ -200,6 +218,11 @@ def _validate_tokens(tokens: np.ndarray, vocab_size: int) -> np.ndarray:
     if bad.size:
         raise ValueError(f"tokens[{bad[0]}] = {arr[bad[0]]} is outside the vocabulary 0 … {vocab_size - 1}")
     return arr.astype(np.int64)
+
+
+def _require_flag(value: object, name: str) -> None:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
 
 
 def _require_finite(value: np.ndarray, name: str) -> None:

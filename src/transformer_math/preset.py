@@ -202,3 +202,67 @@ def build_preset() -> BlockWeights:
         n_heads=N_HEADS,
         eps=EPS,
     )
+
+
+# ---------------------------------------------------------------- knobs: the preset numbers a reader may change
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One number of the preset that the explorer lets a reader change, and every weight entry it sets.
+
+    ``entries`` are (BlockWeights field, index) pairs; the index is () for a scalar field (eps). Setting the
+    knob to v sets every listed entry to v, so the preset is the model with every knob at its ``default``.
+    """
+
+    name: str
+    default: float
+    entries: tuple[tuple[str, tuple[int, ...]], ...]
+
+
+def _knobs() -> tuple[Knob, ...]:
+    # A bond's strength is its W_Q entry; its W_K entry stays 1, so the bond's score term scales linearly.
+    bonds = tuple(Knob(f"bond{b}", 1.0, (("W_Q", (bond.query_dim, bond.column)),)) for b, bond in enumerate(BONDS))
+    singles = range(N_SINGLE_DETECTORS)
+    ands = [(N_SINGLE_DETECTORS + offset, feature) for offset, feature in enumerate(AND_DETECTOR_FEATURES)]
+    and_inputs = tuple(("W1", (d, k)) for k, feature in ands for d in (DIM_CATEGORY["noun"], feature))
+    return (
+        *bonds,
+        Knob("single_weight", 1.0, tuple(("W1", (k, k)) for k in singles)),
+        Knob("single_bias", SINGLE_DETECTOR_BIAS, tuple(("b1", (k,)) for k in singles)),
+        Knob("and_weight", AND_DETECTOR_WEIGHT, and_inputs),
+        Knob("and_bias", AND_DETECTOR_BIAS, tuple(("b1", (k,)) for k, _ in ands)),
+        Knob("eps", EPS, (("eps", ()),)),
+    )
+
+
+KNOBS: tuple[Knob, ...] = _knobs()
+KNOB_NAMES: tuple[str, ...] = tuple(k.name for k in KNOBS)
+
+
+def build_preset_with(**values: float) -> BlockWeights:
+    """The preset with some knobs changed: bond0 … bond2 (bond strengths), single_weight, single_bias,
+    and_weight, and_bias (the detectors' input weights and biases) and eps (LayerNorm's ε).
+
+    ``build_preset_with()`` is ``build_preset()``. An unknown knob or a value that is not a finite real number
+    is a ValueError naming it.
+    """
+    unknown = sorted(set(values) - set(KNOB_NAMES))
+    if unknown:
+        raise ValueError(f"unknown knob(s) {unknown}; the knobs are {list(KNOB_NAMES)}")
+    weights = build_preset()
+    arrays = {name: getattr(weights, name).copy() for name in {f for k in KNOBS for f, _ in k.entries} - {"eps"}}
+    eps = weights.eps
+    for knob in KNOBS:
+        if knob.name not in values:
+            continue
+        value = values[knob.name]
+        is_real = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+        if not is_real or not np.isfinite(value):
+            raise ValueError(f"knob {knob.name} must be a finite real number, got {value!r}")
+        for field_name, index in knob.entries:
+            if field_name == "eps":
+                eps = float(value)
+            else:
+                arrays[field_name][index] = float(value)
+    return BlockWeights(**{**vars(weights), **arrays, "eps": eps})  # vars: every field of the frozen dataclass

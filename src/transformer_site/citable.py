@@ -12,6 +12,7 @@ import pkgutil
 from types import MappingProxyType
 
 from transformer_math import SENTENCES, build_preset, ops, preset, preset_trace
+from transformer_pages import tryit
 
 
 def _math_modules() -> dict[str, object]:
@@ -35,6 +36,7 @@ def _build_names() -> dict[str, object]:
         abs=abs, min=min, max=max, round=round, len=len, sum=sum,
     )  # fmt: skip
     names.update(_math_modules())
+    names["panels"] = tryit  # the try-it page's panels, also cited by the chapters that include them
     return names
 
 

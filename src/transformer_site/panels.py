@@ -1,8 +1,12 @@
 """HTML + compact JSON for the interactive panels (docs/assets/panels.js draws them).
 
-The data is computed by :mod:`transformer_math.panels` and :mod:`transformer_math.derivations` and rounded
-here to exactly the precision the page displays, so the browser never computes a number: it selects an
-entry and formats it with the stated number of decimals.
+* The scaled dot-product panel embeds every state, computed by :mod:`transformer_pages.tryit` and rounded to the
+  precision the page shows, nested by control: ``states[d_k][scale][causal]``.
+* The positional-encoding panel embeds its drawn waves; its values come from the kernel's W_P.
+* The sentence explorer embeds the preset for the kernel (:mod:`transformer_site.kernel_data`) and the labels,
+  formulas and colour maps it draws with; the kernel computes every number it shows.
+
+Data is HTML-escaped text inside a ``<template>``: never markup, never executed.
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from transformer_math import SENTENCES, build_preset, preset, preset_trace
-from transformer_math import derivations as dv
-from transformer_math import panels as mp
+from transformer_figures.palette_data import palette_data
+from transformer_math import SENTENCES, build_preset, ops, preset, preset_trace
+from transformer_pages import tryit
+from transformer_site.kernel_data import kernel_data
 
 # Decimals shown on the page (and therefore stored): heatmap cells, statistics, derivations, PE values.
 CELL_DECIMALS = 2
@@ -24,8 +29,10 @@ STAT_DECIMALS = 3
 DERIVATION_DECIMALS = 3
 PE_DECIMALS = 3
 WAVELENGTH_DECIMALS = 1
+SUMMARY_DECIMALS = 3
 CURVE_WIDTH = 640  # SVG user units for pos 0 … 127
 CURVE_HEIGHT = 160  # SVG user units for values −1 … +1 (plus margins)
+CURVE_MARGIN = 10
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*$")
 
@@ -43,140 +50,171 @@ def format_value(value: float, decimals: int) -> str:
     return f"−{text}" if r < 0 else text
 
 
-# ---------------------------------------------------------------- data
+def format_signed(value: float, decimals: int) -> str:
+    """A difference as the summary shows it: always a sign (+ or U+2212), unless it rounds to zero."""
+    text = format_value(value, decimals)
+    return text if text.startswith("−") or float(text) == 0 else f"+{text}"
 
 
-def sdpa_state_index(d_k: int, scale: bool, causal: bool) -> int:
-    """Position of a setting in ``sdpa_data()['states']`` (the order of mp.sdpa_states())."""
-    return ((d_k - 1) * 2 + int(scale)) * 2 + int(causal)
+# ---------------------------------------------------------------- scaled dot-product panel
 
 
 @lru_cache(maxsize=1)
 def sdpa_data() -> dict:
-    states = mp.sdpa_states()
+    """Every state rounded to what the page prints, nested as the controls read it: ``states[d_k][scale][causal]``."""
+
+    def state(s: tryit.SdpaState) -> dict:
+        return {"weights": rounded(s.weights, CELL_DECIMALS), "std": rounded(s.scores_std, STAT_DECIMALS),
+                "row_max": rounded(s.mean_row_max, STAT_DECIMALS)}  # fmt: skip
+
     return {
-        "n": mp.SDPA_N,
-        "max_d_k": mp.SDPA_MAX_D_K,
+        "n": tryit.SDPA_N,
+        "max_d_k": tryit.SDPA_MAX_D_K,
         "cell_decimals": CELL_DECIMALS,
         "stat_decimals": STAT_DECIMALS,
-        "weights": [rounded(s.weights, CELL_DECIMALS) for s in states],
-        "std": [rounded(s.scores_std, STAT_DECIMALS) for s in states],
-        "row_max": [rounded(s.mean_row_max, STAT_DECIMALS) for s in states],
+        "palette": palette_data()["sequential"],
+        "states": {str(d_k): _by_flag(by_scale, lambda by_causal: _by_flag(by_causal, state))
+                   for d_k, by_scale in tryit.sdpa_grid().items()},
     }
+
+
+def _by_flag(by_flag: dict, value) -> dict:
+    """{False: a, True: b} → {"false": value(a), "true": value(b)}: keys as JavaScript spells a checkbox state."""
+    return {json.dumps(flag): value(item) for flag, item in by_flag.items()}
+
+
+# ---------------------------------------------------------------- positional-encoding panel
 
 
 def _polyline(x: np.ndarray, y: np.ndarray) -> str:
     return "L".join(f"{a:.1f},{b:.1f}" for a, b in zip(x, y, strict=True))
 
 
-def pe_point(pos: int, value: float) -> tuple[float, float]:
-    """The marker's (x, y) in the same user units as the curves."""
-    return (
-        round(pos / (mp.PE_POSITIONS - 1) * CURVE_WIDTH, 1),
-        round((1.0 - value) / 2.0 * (CURVE_HEIGHT - 20) + 10, 1),
-    )
+def curve_x(pos) -> np.ndarray:
+    """Position → x in the plot's user units (the same mapping panels.js applies to the marker)."""
+    return np.asarray(pos, dtype=float) / (tryit.PE_POSITIONS - 1) * CURVE_WIDTH
+
+
+def curve_y(value) -> np.ndarray:
+    """Value in [−1, 1] → y in the plot's user units (+1 at the top margin, −1 at the bottom one)."""
+    return (1.0 - np.asarray(value, dtype=float)) / 2.0 * (CURVE_HEIGHT - 2 * CURVE_MARGIN) + CURVE_MARGIN
 
 
 @lru_cache(maxsize=1)
 def pe_data() -> dict:
-    table = mp.pe_table()  # (positions, d_model)
-    curves = mp.pe_curves()
-    n_pairs = mp.PE_D_MODEL // 2
-    points = [
-        [[*pe_point(p, table[p, 2 * i]), *pe_point(p, table[p, 2 * i + 1])[1:]] for p in range(mp.PE_POSITIONS)]
-        for i in range(n_pairs)
-    ]  # [i][pos] = [x, y_sin, y_cos]
+    curves = tryit.pe_curves()
     return {
-        "d_model": mp.PE_D_MODEL,
-        "positions": mp.PE_POSITIONS,
+        "d_model": tryit.PE_D_MODEL,
+        "positions": tryit.PE_POSITIONS,
         "decimals": PE_DECIMALS,
         "wavelength_decimals": WAVELENGTH_DECIMALS,
         "width": CURVE_WIDTH,
         "height": CURVE_HEIGHT,
-        "sin": [rounded(table[:, 2 * i], PE_DECIMALS) for i in range(n_pairs)],  # [i][pos]
-        "cos": [rounded(table[:, 2 * i + 1], PE_DECIMALS) for i in range(n_pairs)],
-        "wavelength": rounded([c.wavelength for c in curves], WAVELENGTH_DECIMALS),
-        "sin_path": ["M" + _polyline(*_xy(c.pos, c.sin)) for c in curves],
-        "cos_path": ["M" + _polyline(*_xy(c.pos, c.cos)) for c in curves],
-        "points": points,
+        "margin": CURVE_MARGIN,
+        "wavelength": rounded([c.wavelength for c in curves], WAVELENGTH_DECIMALS),  # [i]
+        "sin_path": ["M" + _polyline(curve_x(c.pos), curve_y(c.sin)) for c in curves],  # [i]
+        "cos_path": ["M" + _polyline(curve_x(c.pos), curve_y(c.cos)) for c in curves],
     }
 
 
-def _xy(pos: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return pos / (mp.PE_POSITIONS - 1) * CURVE_WIDTH, (1.0 - values) / 2.0 * (CURVE_HEIGHT - 20) + 10
+# ---------------------------------------------------------------- sentence explorer
+
+KNOB_LABELS = {
+    **{f"bond{b}": f"結合 {b}: {bond.name}（head {bond.head}）の強さ" for b, bond in enumerate(preset.BONDS)},
+    "single_weight": "単一次元の検出器 h0〜h11 の重み",
+    "single_bias": "単一次元の検出器 h0〜h11 のバイアス",
+    "and_weight": "AND 検出器 h12〜h15 の重み（2 つの入力とも）",
+    "and_bias": "AND 検出器 h12〜h15 のバイアス",
+    "eps": "LayerNorm の ε",
+}
+SWITCH_LABELS = {"scale": "√d_k で割る", "causal": "因果マスク", "positions": "位置エンコーディング W_P を足す"}
+STAGE_LABELS = {
+    "X_tok": "X_tok = W_E[トークン]", "X_pos": "X_pos = W_P", "X": "X = X_tok + X_pos", "Q": "Q = X W_Q",
+    "K": "K = X W_K", "V": "V = X W_V", "scores": "scores", "attn": "attn = softmax(scores)",
+    "head_out": "head_out = attn V", "Y": "Y = concat W_O", "residual1": "residual1 = X + Y",
+    "ln1_out": "ln1_out = LayerNorm(residual1)", "ffn_pre": "ffn_pre = ln1_out W1 + b1",
+    "ffn_h": "ffn_h = GELU(ffn_pre)",
+    "ffn_out": "ffn_out = ffn_h W2 + b2", "residual2": "residual2 = ln1_out + ffn_out",
+    "ln2_out": "ln2_out = LayerNorm(residual2)",
+}  # fmt: skip
+# Label names of the kernel's derivations → TeX (what a factor such as "ln1_out[3,0]" is written as).
+SYMBOLS = {
+    "X": "X", "X_tok": r"X_{\mathrm{tok}}", "X_pos": r"X_{\mathrm{pos}}", "Q": "Q", "K": "K", "V": "V", "Y": "Y",
+    "W_E": "W_E", "W_Q": "W_Q", "W_K": "W_K", "W_V": "W_V", "W_O": "W_O", "W1": "W_1", "W2": "W_2",
+    "scores": r"\mathrm{scores}", "attn": r"\mathrm{attn}", "concat": r"\mathrm{concat}",
+    "residual1": r"\mathrm{residual1}", "residual2": r"\mathrm{residual2}", "ln1_out": r"\mathrm{ln1\_out}",
+    "ffn_h": r"\mathrm{ffn\_h}", "ffn_pre": r"\mathrm{ffn\_pre}", "ffn_out": r"\mathrm{ffn\_out}",
+    "ln2_out": r"\mathrm{ln2\_out}", "head_out": r"\mathrm{head\_out}",
+}  # fmt: skip
 
 
 def _column_labels(stage: str) -> list[str]:
     if stage in ("ffn_pre", "ffn_h"):
         return list(preset.NEURON_NAMES)
-    if stage in mp.SPLIT_STAGES:
+    if stage in tryit.SPLIT_STAGES:
         return [f"h{g // preset.D_K}·{g % preset.D_K}" for g in range(preset.N_HEADS * preset.D_K)]
     return [f"d{d} {name}" for d, name in enumerate(preset.DIM_NAMES)]
 
 
-def _stage_meta() -> dict:
-    meta = {}
-    for stage in mp.EXPLORER_STAGES:
-        entry: dict = {"per_head": stage in mp.PER_HEAD_STAGES}
-        if not entry["per_head"]:
-            entry["columns"] = _column_labels(stage)
-        if stage in dv.STAGES:
-            sample = dv.derive(preset_trace(1), stage, (0, 0, 0) if entry["per_head"] else (0, 0))
-            entry["formula"] = sample.formula
-            entry["intermediates"] = [[q.name, q.latex] for q in sample.intermediates]
-        meta[stage] = entry
-    return meta
+def _stages() -> list[dict]:
+    return [
+        {"name": stage, "label": STAGE_LABELS[stage], "per_head": stage in tryit.PER_HEAD_STAGES,
+         "split": stage in tryit.SPLIT_STAGES, "scale": "sequential" if stage == "attn" else "diverging",
+         **({} if stage in tryit.PER_HEAD_STAGES else {"columns": _column_labels(stage)})}
+        for stage in tryit.EXPLORER_STAGES
+    ]  # fmt: skip
 
 
-def _sentence_data(number: int, weights) -> dict:
-    trace = preset_trace(number)
-    stages, scales = {}, {}
-    for stage in mp.EXPLORER_STAGES:
-        m = mp.explorer_matrix(trace, stage)
-        stages[stage] = rounded(m, CELL_DECIMALS)
-        scales[stage] = rounded(float(np.max(np.abs(m))) or 1.0, STAT_DECIMALS)  # colour scale of the heatmap
-    termsets: list = []
-    seen: dict[str, int] = {}
-    derivations: dict[str, list] = {}
-    for stage in dv.STAGES:
-        cells = []
-        for der in dv.derive_all(trace, stage, weights):
-            terms = [
-                [t.label, _r(t.value), [[f.label, _r(f.value)] for f in t.factors]]
-                for t in der.terms
-            ]  # fmt: skip
-            key = json.dumps(terms, ensure_ascii=False)
-            if key not in seen:  # the cells of one LayerNorm row (or one softmax row) share their terms
-                seen[key] = len(termsets)
-                termsets.append(terms)
-            cells.append([seen[key], der.n_zero_terms, [_r(q.value) for q in der.intermediates], _r(der.value)])
-        derivations[stage] = cells  # C order of the trace's array
-    return {
-        "number": number,
-        "words": list(SENTENCES[number - 1].words),
-        "stages": stages,
-        "scales": scales,
-        "termsets": termsets,
-        "derivations": derivations,
-    }
+def _knobs() -> list[dict]:
+    defaults = {k.name: k.default for k in preset.KNOBS}
+    return [{"name": r.name, "label": KNOB_LABELS[r.name], "min": r.min, "max": r.max, "step": r.step, "log": r.log,
+             "default": defaults[r.name]} for r in tryit.KNOB_RANGES]  # fmt: skip
 
 
-def _r(x: float) -> float:
-    return round(float(x), DERIVATION_DECIMALS) + 0.0
+def _intermediate_tex() -> dict[str, dict[str, str]]:
+    """Formula key → {intermediate name: its TeX}, read off one derivation of each kind (the names do not vary)."""
+    trace, weights = preset_trace(1), build_preset()
+    kinds = [(stage, {}) for stage in tryit.EXPLORER_STAGES]
+    kinds += [("scores", {"scale": False}), ("attn", {"causal": True}), ("X_pos", {"positions": False})]
+    out = {}
+    for stage, switches in kinds:
+        der = tryit.derive_cell(trace, weights, stage, (0,) * getattr(trace, stage).ndim, **switches)
+        key = next(k for k, formula in tryit.FORMULAS.items() if formula == der.formula)
+        out[key] = {q.name: q.latex for q in der.intermediates}
+    return out
 
 
 @lru_cache(maxsize=1)
 def explorer_data() -> dict:
-    weights = build_preset()
     return {
         "cell_decimals": CELL_DECIMALS,
         "derivation_decimals": DERIVATION_DECIMALS,
+        "summary_decimals": SUMMARY_DECIMALS,
         "n_heads": preset.N_HEADS,
-        "stages": list(mp.EXPLORER_STAGES),
-        "derivable": list(dv.STAGES),
-        "meta": _stage_meta(),
-        "sentences": [_sentence_data(s.number, weights) for s in SENTENCES],
+        "d_k": preset.D_K,
+        "stages": _stages(),
+        "default_stage": "attn",
+        "sentences": [{"number": s.number, "ids": s.token_ids.tolist(), "text": s.text} for s in SENTENCES],
+        "knobs": _knobs(),
+        "switches": [{"name": n, "label": SWITCH_LABELS[n], "default": tryit.SWITCH_DEFAULTS[n]}
+                     for n in tryit.SWITCHES],
+        "bonds": [{"name": b.name, "head": b.head} for b in preset.BONDS],
+        "neurons": list(preset.NEURON_NAMES),
+        "firing_threshold": kernel_data()["firing_threshold"],
+        "formulas": tryit.FORMULAS,
+        "intermediate_tex": _intermediate_tex(),
+        "symbols": SYMBOLS,
+        "gelu_cubic": ops.GELU_CUBIC_COEFF,
+        "pe_base": ops.PE_BASE,
+        "d_model": preset.D_MODEL,
+        "palette": palette_data(),
+        "max_query_length": MAX_QUERY_LENGTH,
+        "max_text_length": MAX_TEXT_LENGTH,
     }
+
+
+MAX_QUERY_LENGTH = 1000  # a longer ?… state is refused before it is parsed
+MAX_TEXT_LENGTH = 200  # characters the text box takes
 
 
 def to_json(data: dict) -> str:
@@ -193,14 +231,23 @@ def _check_id(panel_id: str) -> str:
     return panel_id
 
 
-def _data_script(panel_id: str, data: dict) -> str:
+def _template(css_class: str, data: dict) -> str:
     """The data as HTML-escaped text in a <template>: never executed, and kept out of the search index.
 
     Not <script type="application/json">: Material's instant navigation re-creates every <script> of the new
     page as a plain JavaScript one, which would run the JSON (a SyntaxError) and drop its class.
     """
     text = html.escape(to_json(data), quote=False)
-    return f'<template class="tm-panel-data" data-search-exclude>{text}</template>'
+    return f'<template class="{css_class}" data-search-exclude>{text}</template>'
+
+
+def _data_script(panel_id: str, data: dict) -> str:
+    return _template("tm-panel-data", data)
+
+
+def kernel_template() -> str:
+    """The preset for the kernel; the kernel reads the first one of the page on first use."""
+    return _template("tm-kernel-data", kernel_data())
 
 
 def sdpa_panel_html(panel_id: str = "sdpa") -> str:
@@ -210,8 +257,8 @@ def sdpa_panel_html(panel_id: str = "sdpa") -> str:
     return f"""<div class="tm-panel" data-tm-panel="sdpa" id="{p}">
 <div class="tm-controls">
 <label for="{p}-dk">d<sub>k</sub>
-<output id="{p}-dk-out" for="{p}-dk" data-role="dk-out">{mp.SDPA_MAX_D_K}</output></label>
-<input type="range" id="{p}-dk" data-role="dk" min="1" max="{data["max_d_k"]}" step="1" value="{mp.SDPA_MAX_D_K}">
+<output id="{p}-dk-out" for="{p}-dk" data-role="dk-out">{tryit.SDPA_MAX_D_K}</output></label>
+<input type="range" id="{p}-dk" data-role="dk" min="1" max="{data["max_d_k"]}" step="1" value="{tryit.SDPA_MAX_D_K}">
 <label><input type="checkbox" data-role="scale" checked> √d<sub>k</sub> で割る</label>
 <label><input type="checkbox" data-role="causal"> 因果マスクあり</label>
 </div>
@@ -219,10 +266,10 @@ def sdpa_panel_html(panel_id: str = "sdpa") -> str:
 <div><dt>スコアの標準偏差</dt><dd data-role="std"></dd></div>
 <div><dt>各行の最大の重みの平均</dt><dd data-role="row-max"></dd></div>
 </dl>
-<div class="tm-table-wrap"><table class="tm-heatmap" data-role="heatmap">
+<div class="tf-heat-scroll"><table class="tf-heat tm-heat" data-role="heatmap">
 <caption>attention の重み（行 = クエリ q<sub>i</sub>、列 = キー k<sub>j</sub>、各行の和は 1）</caption>
 </table></div>
-<p class="tm-hint">乱数の種 {mp.SDPA_SEED} で固定した 1 組の q, k（各 {mp.SDPA_N} 個）での値です。
+<p class="tm-hint">乱数の種 {tryit.SDPA_SEED} で固定した 1 組の q, k（各 {tryit.SDPA_N} 個）での値です。
 多数の乱数で平均した統計とは少しずれます。</p>
 <noscript>この図を動かすには JavaScript が必要です。</noscript>
 {_data_script(p, data)}
@@ -258,39 +305,89 @@ def pe_panel_html(panel_id: str = "pe") -> str:
 </dl>
 <noscript>この図を動かすには JavaScript が必要です。</noscript>
 {_data_script(p, data)}
+{kernel_template()}
 </div>
 """
 
 
+def _knob_controls(p: str) -> str:
+    rows = []
+    for knob in explorer_data()["knobs"]:
+        name = knob["name"]
+        lo, hi, value = (np.log10(knob["min"]), np.log10(knob["max"]), np.log10(knob["default"])) if knob["log"] else (
+            knob["min"], knob["max"], knob["default"])  # fmt: skip
+        rows.append(
+            f'<div class="tm-knob"><label for="{p}-{name}">{html.escape(knob["label"])} '
+            f'<output for="{p}-{name}" data-role="knob-out" data-knob="{name}"></output></label>'
+            f'<input type="range" id="{p}-{name}" data-role="knob" data-knob="{name}" min="{lo:g}" max="{hi:g}" '
+            f'step="{knob["step"]:g}" value="{value:g}"></div>'
+        )
+    return "\n".join(rows)
+
+
+def _switch_controls() -> str:
+    return "\n".join(
+        f'<label class="tm-switch"><input type="checkbox" data-role="switch" data-switch="{s["name"]}"'
+        f'{" checked" if s["default"] else ""}> {html.escape(s["label"])}</label>'
+        for s in explorer_data()["switches"]
+    )
+
+
 EXPLORER_HINT = (
-    "✎ の付いた段階（scores, attn, ln1_out, ffn_h, ln2_out）では、"
-    "セルをクリックするか Tab で選ぶと、その値の導出が下に出ます。"
+    "表のセルをクリックする (またはセルに移って矢印キーで動かす) と、その値の導出が表の下に出ます。"
+    "選んだセルは枠で示され、つまみを動かしても選んだままです。"
 )
 
 
 def explorer_panel_html(panel_id: str = "explorer") -> str:
-    """Sentence explorer: sentence and stage selectors, the stage's heatmap, click-to-derive."""
+    """Sentence explorer: words, knobs and switches, the live summary, a stage's heat table and its derivations."""
     p = _check_id(panel_id)
     data = explorer_data()
-    sentence_options = "".join(
-        f'<option value="{i}">{s.number}: {html.escape(s.text)}</option>' for i, s in enumerate(SENTENCES)
+    presets = "".join(f'<option value="{i}">{s.number}: {html.escape(s.text)}</option>' for i, s in
+                      enumerate(SENTENCES))  # fmt: skip
+    words = "".join(f'<option value="{i}">{html.escape(w)}</option>' for i, w in enumerate(preset.VOCAB))
+    pickers = "".join(
+        f'<label class="tm-word">t = {t}<select data-role="word" data-t="{t}">{words}</select></label>'
+        for t in range(preset.T)
     )
-    stage_options = "".join(
-        f'<option value="{st}"{" selected" if st == "attn" else ""}>{st}{" ✎" if st in dv.STAGES else ""}</option>'
-        for st in mp.EXPLORER_STAGES
-    )
-    return f"""<div class="tm-panel" data-tm-panel="explorer" id="{p}">
+    stages = "".join(f'<option value="{s["name"]}">{html.escape(s["label"])}</option>' for s in data["stages"])
+    return f"""<div class="tm-panel tm-explorer" data-tm-panel="explorer" id="{p}">
+<p class="tm-message" role="alert" data-role="message" hidden></p>
+<fieldset class="tm-group"><legend>文 (5 語)</legend>
 <div class="tm-controls">
-<label for="{p}-sentence">例文</label>
-<select id="{p}-sentence" data-role="sentence">{sentence_options}</select>
+<label for="{p}-preset">例文</label>
+<select id="{p}-preset" data-role="preset"><option value="">（例文にない文）</option>{presets}</select>
+</div>
+<div class="tm-words">{pickers}</div>
+<form class="tm-text" data-role="text-form">
+<label for="{p}-text">文を入力（区切りなし・空白区切りのどちらでも）</label>
+<span class="tm-text-row"><input type="text" id="{p}-text" data-role="text" maxlength="{MAX_TEXT_LENGTH}"
+ autocomplete="off" spellcheck="false" placeholder="例: これは大きい猫です">
+<button type="submit" class="md-button">この文で計算</button></span>
+</form>
+</fieldset>
+<fieldset class="tm-group"><legend>つまみ（プリセットの重み）</legend>
+<div class="tm-knobs">
+{_knob_controls(p)}
+</div>
+<div class="tm-switches">
+{_switch_controls()}
+</div>
+<p><button type="button" class="md-button" data-role="reset">プリセットに戻す</button>
+<a data-role="share" href="">この状態へのリンク</a></p>
+</fieldset>
+<section class="tm-summary" data-role="summary" aria-live="polite" aria-label="関係と検出器のまとめ"></section>
+<div class="tm-controls">
 <label for="{p}-stage">段階</label>
-<select id="{p}-stage" data-role="stage">{stage_options}</select>
+<select id="{p}-stage" data-role="stage">{stages}</select>
 </div>
 <p class="tm-hint">{EXPLORER_HINT}</p>
-<div class="tm-table-wrap" data-role="tables"></div>
+<div data-role="tables"></div>
 <p class="tm-sr-only" aria-live="polite" data-role="status"></p>
 <section class="tm-derivation" data-role="derivation" aria-label="選んだセルの導出"></section>
 <noscript>この図を動かすには JavaScript が必要です。</noscript>
 {_data_script(p, data)}
+{kernel_template()}
 </div>
 """
+

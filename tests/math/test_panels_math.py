@@ -1,12 +1,14 @@
-"""The panel states of transformer_math.panels against independent recomputation and the seed's claims."""
+"""The try-it page's facts (transformer_pages.tryit) against independent recomputation, src and the seed's claims."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from transformer_math import ops, preset_trace
-from transformer_math import panels as mp
+from transformer_math import SENTENCES, build_preset, forward, ops, preset, preset_trace
+from transformer_math import analysis_attention as aa
+from transformer_math import derivations as dv
+from transformer_pages import tryit as mp
 
 
 def _direct_weights(d_k: int, scale: bool, causal: bool) -> np.ndarray:
@@ -49,6 +51,16 @@ def test_states_cover_every_setting_once() -> None:
     assert mp.sdpa_max_row_sum_error() < 1e-15
 
 
+def test_sdpa_grid_is_nested_by_control() -> None:
+    grid = mp.sdpa_grid()
+    assert list(grid) == list(range(1, mp.SDPA_MAX_D_K + 1))
+    for d_k in (1, 37, 64):
+        for scale in (False, True):
+            for causal in (False, True):
+                state = grid[d_k][scale][causal]
+                assert (state.d_k, state.scale, state.causal) == (d_k, scale, causal)
+
+
 def test_pe_curves_are_the_encoding() -> None:
     table = mp.pe_table()
     np.testing.assert_array_equal(table, ops.positional_encoding(mp.PE_POSITIONS, mp.PE_D_MODEL))
@@ -60,6 +72,80 @@ def test_pe_curves_are_the_encoding() -> None:
         at_integers = np.isin(curve.pos, np.arange(mp.PE_POSITIONS))
         idx = curve.pos[at_integers].astype(int)
         np.testing.assert_allclose(curve.sin[at_integers], table[idx, 2 * curve.i], atol=1e-12)
+
+
+# ------------------------------------------------------------ the explorer: relations, detectors, derivations
+
+
+@pytest.mark.parametrize("sentence", SENTENCES, ids=lambda s: f"s{s.number}")
+def test_intended_relations_are_the_preset_relations(sentence) -> None:
+    """The rule (query category of a bond → a noun) gives exactly the relations PRESET.md lists."""
+    relations = mp.intended_relations(sentence.token_ids)
+    found = [(sentence.words[i], sentence.words[j], preset.BONDS[b].head) for b, i, j in relations]
+    assert found == [(r.query, r.key, r.head) for r in sentence.relations]
+
+
+@pytest.mark.parametrize("sentence", SENTENCES, ids=lambda s: f"s{s.number}")
+def test_relation_outcomes_agree_with_the_notes_verdicts(sentence) -> None:
+    outcomes = mp.relation_outcomes(preset_trace(sentence.number))
+    verdicts = aa.relation_verdicts(sentence.number)
+    assert len(outcomes) == len(verdicts)
+    for o, v in zip(outcomes, verdicts, strict=True):
+        assert (o.query_pos, o.key_pos, o.head, o.wins, o.winner_pos, o.runner_up_pos) == (
+            v.query_pos, v.key_pos, v.head, v.wins, v.winner_pos, v.runner_up_pos)  # fmt: skip
+        assert o.weight == v.weight and o.margin == pytest.approx(v.margin, abs=0)
+
+
+def test_firing_detectors_are_the_notes_firings() -> None:
+    from transformer_math.analysis_ffn import detector_attributions
+
+    for s in SENTENCES:
+        fired = [(t, k) for t, k, _ in mp.firing_detectors(preset_trace(s.number))]
+        assert fired == [(a.t, a.k) for a in detector_attributions(s.number)]
+
+
+SWITCHES = [dict(zip(mp.SWITCHES, flags, strict=True)) for flags in np.ndindex(2, 2, 2)]
+
+
+@pytest.mark.parametrize("switches", [{k: bool(v) for k, v in s.items()} for s in SWITCHES], ids=str)
+def test_every_cell_derivation_recomputes_the_trace(switches) -> None:
+    """Two routes to one number: each derivation's value (from its own terms) is the trace's, on every stage."""
+    weights = preset.build_preset_with(bond0=1.7, single_bias=-0.8, eps=0.01)
+    trace = forward(weights, preset.sentence(6).token_ids, **switches)
+    for stage in mp.EXPLORER_STAGES:
+        array = getattr(trace, stage)
+        for idx in np.ndindex(*array.shape):
+            der = mp.derive_cell(trace, weights, stage, idx, **switches)
+            assert der.value == pytest.approx(array[idx], abs=1e-12), (stage, idx)
+            assert der.formula in mp.FORMULAS.values()
+            assert all(t.value != 0.0 for t in der.terms)
+
+
+def test_derivations_of_the_notes_stages_come_from_transformer_math() -> None:
+    trace, weights = preset_trace(2), build_preset()
+    for stage in dv.STAGES:
+        index = (1, 2, 3) if stage in mp.PER_HEAD_STAGES else (2, 3)
+        assert mp.derive_cell(trace, weights, stage, index) == dv.derive(trace, stage, index, weights)
+
+
+def test_switched_off_derivations_say_what_changed() -> None:
+    weights = build_preset()
+    unscaled = forward(weights, preset.sentence(1).token_ids, scale=False)
+    der = mp.derive_cell(unscaled, weights, "scores", (0, 2, 3), scale=False)
+    assert [q.name for q in der.intermediates] == ["d_k", "sum"] and der.value == der.intermediate("sum")
+    masked = forward(weights, preset.sentence(1).token_ids, causal=True)
+    der = mp.derive_cell(masked, weights, "attn", (0, 1, 3), causal=True)
+    assert der.value == 0.0 and der.n_zero_terms == 3 and len(der.terms) == 2  # keys 0 and 1 only
+    off = forward(weights, preset.sentence(1).token_ids, positions=False)
+    assert mp.derive_cell(off, weights, "X_pos", (2, 0), positions=False).value == 0.0
+
+
+def test_explore_and_outcome_are_the_explorer_settings() -> None:
+    trace = mp.explore(mp.EXAMPLE, bond0=0.0, causal=True)
+    expected = forward(preset.build_preset_with(bond0=0.0), np.array([0, 12, 7, 3, 15]), causal=True)
+    np.testing.assert_array_equal(trace.attn, expected.attn)
+    assert mp.outcome(mp.EXAMPLE, 1).query_pos == 2 and mp.outcome(mp.EXAMPLE, 1).key_pos == 3
+    assert mp.EXAMPLE not in [s.text for s in SENTENCES]  # the page's own example is not a preset
 
 
 def test_explorer_matrix_shapes() -> None:
@@ -81,6 +167,12 @@ def test_explorer_matrix_shapes() -> None:
         (lambda: mp.pe_curve(32), "i must be an integer 0 … 31, got 32"),
         (lambda: mp.explorer_matrix(preset_trace(1), "W_Q"), "stage must be one of"),
         (lambda: mp.explorer_matrix(None, "X"), "trace must be a BlockTrace"),
+        (lambda: mp.explore(mp.EXAMPLE, bond9=1.0), r"unknown setting\(s\) \['bond9'\]"),
+        (lambda: mp.explore(mp.EXAMPLE, bond0=float("inf")), "knob bond0 must be a finite real number"),
+        (lambda: mp.outcome(mp.EXAMPLE, 2), "relation must be 0 … 1"),
+        (lambda: mp.derive_cell(preset_trace(1), build_preset(), "attn", (0, 5, 0)), r"index\[1\] must be .* 0 … 4"),
+        (lambda: mp.derive_cell(preset_trace(1), build_preset(), "Q", (0, 0)), "index for Q must be a tuple of 3"),
+        (lambda: mp.knob_range("bond3"), "knob must be one of"),
     ],
 )
 def test_bad_arguments(call, message: str) -> None:

@@ -1,4 +1,4 @@
-"""The embedded panel data is src's values rounded to the displayed precision, and the HTML is well formed."""
+"""The embedded panel data is src's values (rounded where the page prints them), and the HTML is well formed."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from transformer_math import SENTENCES, build_preset, preset_trace
-from transformer_math import derivations as dv
-from transformer_math import panels as mp
+from transformer_figures.palette_data import palette_data
+from transformer_figures.plots import ColourScale
+from transformer_math import SENTENCES, build_preset, preset
+from transformer_pages import tryit as mp
 from transformer_site import panels as sp
+from transformer_site.kernel_data import kernel_data
 
 
 @pytest.mark.parametrize(
@@ -24,41 +26,64 @@ def test_format_value(value: float, decimals: int, shown: str) -> None:
     assert sp.format_value(value, decimals) == shown
 
 
-def test_sdpa_data_is_every_state_rounded() -> None:
-    data = sp.sdpa_data()
+@pytest.mark.parametrize(("value", "shown"), [(0.7734, "+0.773"), (-0.2, "−0.200"), (-0.0001, "0.000")])
+def test_format_signed(value: float, shown: str) -> None:
+    assert sp.format_signed(value, 3) == shown
+
+
+def test_sdpa_data_is_every_state_rounded_and_nested_by_control() -> None:
+    states = sp.sdpa_data()["states"]
+    assert list(states) == [str(d) for d in range(1, mp.SDPA_MAX_D_K + 1)]
     for state in mp.sdpa_states():
-        i = sp.sdpa_state_index(state.d_k, state.scale, state.causal)
-        assert data["weights"][i] == np.round(state.weights, sp.CELL_DECIMALS).tolist()
-        assert data["std"][i] == round(state.scores_std, sp.STAT_DECIMALS)
-        assert data["row_max"][i] == round(state.mean_row_max, sp.STAT_DECIMALS)
+        shown = states[str(state.d_k)][json.dumps(state.scale)][json.dumps(state.causal)]
+        assert shown["weights"] == np.round(state.weights, sp.CELL_DECIMALS).tolist()
+        assert shown["std"] == round(state.scores_std, sp.STAT_DECIMALS)
+        assert shown["row_max"] == round(state.mean_row_max, sp.STAT_DECIMALS)
 
 
-def test_pe_data_values() -> None:
+def test_pe_data_draws_the_encoding() -> None:
     data = sp.pe_data()
-    table = mp.pe_table()
-    assert data["sin"][5][77] == round(table[77, 10], sp.PE_DECIMALS)
-    assert data["cos"][31][127] == round(table[127, 63], sp.PE_DECIMALS)
     assert len(data["sin_path"]) == len(data["wavelength"]) == mp.PE_D_MODEL // 2
+    curve = mp.pe_curve(5)
+    first = data["sin_path"][5].split("L")[0].lstrip("M")
+    assert first == f"{sp.curve_x(curve.pos[0]):.1f},{sp.curve_y(curve.sin[0]):.1f}"
+    assert "sin" not in data and "points" not in data  # values come from the kernel's W_P
 
 
-@pytest.mark.parametrize("number", range(1, len(SENTENCES) + 1))
-def test_explorer_derivations_resolve_to_src(number: int) -> None:
-    sentence = sp.explorer_data()["sentences"][number - 1]
-    trace, weights = preset_trace(number), build_preset()
-    for stage in dv.STAGES:
-        cells = sentence["derivations"][stage]
-        ders = dv.derive_all(trace, stage, weights)
-        assert len(cells) == len(ders)
-        for (termset, n_zero, inter, value), der in zip(cells, ders, strict=True):
-            terms = sentence["termsets"][termset]
-            assert [t[0] for t in terms] == [t.label for t in der.terms]
-            assert [t[1] for t in terms] == [round(t.value, sp.DERIVATION_DECIMALS) + 0.0 for t in der.terms]
-            assert n_zero == der.n_zero_terms
-            assert inter == [round(q.value, sp.DERIVATION_DECIMALS) + 0.0 for q in der.intermediates]
-            assert value == round(der.value, sp.DERIVATION_DECIMALS) + 0.0
-    for stage in mp.EXPLORER_STAGES:
-        expected = np.round(mp.explorer_matrix(trace, stage), sp.CELL_DECIMALS) + 0.0
-        assert sentence["stages"][stage] == expected.tolist()
+def test_kernel_data_is_the_preset() -> None:
+    data = kernel_data()
+    weights = build_preset()
+    assert data["vocab"] == list(preset.VOCAB) and data["T"] == preset.T
+    for name, value in data["weights"].items():
+        assert np.array_equal(np.array(value), getattr(weights, name)), name
+    assert data["eps"] == weights.eps and data["n_heads"] == weights.n_heads
+    assert [k["name"] for k in data["knobs"]] == list(preset.KNOB_NAMES)
+    assert json.loads(json.dumps(data)) == data  # plain JSON, floats round-trip exactly
+    assert " " in data["whitespace"] and "\u3000" in data["whitespace"] and "a" not in data["whitespace"]
+
+
+def test_explorer_data_offers_every_stage_knob_and_switch() -> None:
+    data = sp.explorer_data()
+    assert [s["name"] for s in data["stages"]] == list(mp.EXPLORER_STAGES)
+    assert [k["name"] for k in data["knobs"]] == [r.name for r in mp.KNOB_RANGES] == list(preset.KNOB_NAMES)
+    for knob in data["knobs"]:
+        assert knob["min"] <= knob["default"] <= knob["max"], knob
+    assert [s["ids"] for s in data["sentences"]] == [s.token_ids.tolist() for s in SENTENCES]
+    kinds = set(data["intermediate_tex"])
+    assert kinds <= set(mp.FORMULAS) and set(mp.EXPLORER_STAGES) <= kinds
+
+
+def test_palette_is_the_heat_tables_colour_maps() -> None:
+    """panels.js picks entry min(floor(x·N), N − 1): the colour heat_table gives the same value."""
+    from transformer_figures.heat_table import _hex
+
+    palette = palette_data()
+    for kind, scale in (("diverging", ColourScale.for_values(None, vmin=-2.0, vmax=2.0, center=0.0)),
+                        ("sequential", ColourScale.for_values(None, vmin=0.0, vmax=1.0))):  # fmt: skip
+        colours = palette[kind]["colours"]
+        for value in np.linspace(scale.vmin - 0.5, scale.vmax + 0.5, 97):
+            x = min(1.0, max(0.0, (value - scale.vmin) / (scale.vmax - scale.vmin)))
+            assert colours[min(len(colours) - 1, int(np.floor(x * len(colours))))] == _hex(scale.rgba(value))
 
 
 def test_data_text_cannot_end_its_template() -> None:
@@ -105,6 +130,12 @@ def _data_of(make) -> dict:
     return {sp.sdpa_panel_html: sp.sdpa_data, sp.pe_panel_html: sp.pe_data, sp.explorer_panel_html: sp.explorer_data}[
         make
     ]()
+
+
+@pytest.mark.parametrize("make", [sp.pe_panel_html, sp.explorer_panel_html])
+def test_panels_that_compute_carry_the_kernels_preset(make) -> None:
+    blocks = re.findall(r'<template class="tm-kernel-data" data-search-exclude>(.*?)</template>', make(), re.S)
+    assert len(blocks) == 1 and json.loads(html.unescape(blocks[0])) == json.loads(json.dumps(kernel_data()))
 
 
 def test_bad_panel_id() -> None:

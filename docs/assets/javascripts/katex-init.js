@@ -43,6 +43,9 @@
     });
   }
 
+  // The one renderer of the site: the panels (docs/assets/panels.js) typeset what they draw through it too.
+  window.tmTypeset = render;
+
   if (typeof document$ !== "undefined") {
     document$.subscribe(function () { render(document.body); });
   } else {

@@ -1,0 +1,557 @@
+/* The kernel: one Post-LN Transformer block, forward only, in plain JavaScript (float64: JS numbers).
+ *
+ * This is the only place where the browser computes. The test suite holds it equal to the Python of the site
+ * (transformer_math.block.forward, tokenizer, derivations; transformer_pages.tryit), value by value within
+ * 1e-12, on the eight example sentences and on seeded random inputs, knobs and weights (tests/kernel/).
+ * Its weights, vocabulary and constants come from src at build time as data (load); none is typed in here.
+ *
+ * Names are the notes': X, W_Q, Q, scores, attn, head_out, Y, residual1, ln1_out, ffn_pre, ffn_h, ...
+ * Layouts are BlockTrace's: Q, K, V, head_out [t][head][k]; scores, attn [head][i][j]; the rest [t][d].
+ * Loads in a page (window.TransformerKernel) and in Node (module.exports).
+ */
+(function (root) {
+  "use strict";
+
+  var preset = null; // the data load() was given
+  var wordIds = null; // word → id
+  var whitespace = null; // the characters Python's str.isspace() accepts
+  var GELU_CUBIC = NaN; // 0.044715, from transformer_math.ops
+  var PE_BASE = NaN; // 10000, from transformer_math.ops
+
+  // ------------------------------------------------------------ data from src
+
+  function load(data) {
+    if (!data || typeof data !== "object" || !Array.isArray(data.vocab) || !data.weights) {
+      throw new Error("TransformerKernel.load: data must be the preset emitted by transformer_site.kernel_data");
+    }
+    preset = data;
+    wordIds = new Map(data.vocab.map(function (word, id) { return [word, id]; }));
+    whitespace = new Set(Array.from(data.whitespace));
+    GELU_CUBIC = data.constants.gelu_cubic;
+    PE_BASE = data.constants.pe_base;
+    return api;
+  }
+
+  // A page carries the data in a <template class="tm-kernel-data"> (text, never markup); read it on first use.
+  function ensureLoaded() {
+    if (preset) return preset;
+    var doc = root.document;
+    var node = doc && doc.querySelector("template.tm-kernel-data");
+    if (!node) throw new Error("TransformerKernel: no preset loaded (call load(data) or embed template.tm-kernel-data)");
+    load(JSON.parse(node.content.textContent));
+    return preset;
+  }
+
+  function copy(value) {
+    return Array.isArray(value) ? value.map(copy) : value;
+  }
+
+  // The preset's weights with the given knobs set (each knob sets its listed entries to its value).
+  function weights(knobs) {
+    var p = ensureLoaded();
+    var W = {};
+    Object.keys(p.weights).forEach(function (name) { W[name] = copy(p.weights[name]); });
+    W.n_heads = p.n_heads;
+    W.eps = p.eps;
+    var given = knobs || {};
+    Object.keys(given).forEach(function (name) {
+      var knob = p.knobs.find(function (k) { return k.name === name; });
+      if (!knob) throw new Error("unknown knob " + JSON.stringify(name) + "; the knobs are " + p.knobs.map(function (k) { return k.name; }).join(", "));
+      var value = given[name];
+      if (typeof value !== "number" || !isFinite(value)) throw new Error("knob " + name + " must be a finite number, got " + String(value));
+      knob.entries.forEach(function (entry) {
+        var field = entry[0], index = entry[1];
+        if (index.length === 0) W[field] = value;
+        else if (index.length === 1) W[field][index[0]] = value;
+        else W[field][index[0]][index[1]] = value;
+      });
+    });
+    return W;
+  }
+
+  // ------------------------------------------------------------ operations (the notes' §1–§7)
+
+  function zeros(rows, cols) {
+    var out = [];
+    for (var i = 0; i < rows; i++) out.push(new Array(cols).fill(0));
+    return out;
+  }
+
+  // (n × m) · (m × p), summing over m in order.
+  function matmul(A, B) {
+    var n = A.length, m = B.length, p = B[0].length;
+    var out = zeros(n, p);
+    for (var i = 0; i < n; i++) {
+      for (var j = 0; j < p; j++) {
+        var sum = 0;
+        for (var k = 0; k < m; k++) sum += A[i][k] * B[k][j];
+        out[i][j] = sum;
+      }
+    }
+    return out;
+  }
+
+  function addRows(A, B) {
+    return A.map(function (row, i) { return row.map(function (x, j) { return x + B[i][j]; }); });
+  }
+
+  // W_P[t, 2i] = sin(t·ω_i), W_P[t, 2i+1] = cos(t·ω_i), ω_i = base^(−2i/d_model).
+  function positionalEncoding(T, dModel) {
+    var pe = zeros(T, dModel);
+    for (var i = 0; i < dModel / 2; i++) {
+      var omega = Math.pow(PE_BASE, (-2 * i) / dModel);
+      for (var t = 0; t < T; t++) {
+        var angle = t * omega;
+        pe[t][2 * i] = Math.sin(angle);
+        pe[t][2 * i + 1] = Math.cos(angle);
+      }
+    }
+    return pe;
+  }
+
+  // (T, h·d_k) → [t][head][k]
+  function splitHeads(M, h) {
+    var dK = M[0].length / h;
+    return M.map(function (row) {
+      var heads = [];
+      for (var head = 0; head < h; head++) heads.push(row.slice(head * dK, (head + 1) * dK));
+      return heads;
+    });
+  }
+
+  // [t][head][k] → (T, h·d_k)
+  function concatHeads(S) {
+    return S.map(function (heads) { return [].concat.apply([], heads); });
+  }
+
+  // Stable softmax of one row: subtract the maximum so every exp argument is ≤ 0; −∞ gets weight 0.
+  function softmax(row) {
+    var max = Math.max.apply(null, row);
+    var e = row.map(function (z) { return Math.exp(z - max); });
+    var sum = 0;
+    for (var j = 0; j < e.length; j++) sum += e[j];
+    return e.map(function (x) { return x / sum; });
+  }
+
+  // LayerNorm of each row with the biased variance (divide by d); ε inside the square root.
+  function layerNorm(M, gamma, beta, eps) {
+    return M.map(function (row) {
+      var d = row.length;
+      var mean = 0;
+      for (var k = 0; k < d; k++) mean += row[k];
+      mean /= d;
+      var variance = 0;
+      for (var k2 = 0; k2 < d; k2++) variance += (row[k2] - mean) * (row[k2] - mean);
+      variance /= d;
+      var root = Math.sqrt(variance + eps);
+      return row.map(function (x, j) { return ((x - mean) / root) * gamma[j] + beta[j]; });
+    });
+  }
+
+  // GELU, tanh form: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))).
+  function gelu(x) {
+    return 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + GELU_CUBIC * x ** 3)));
+  }
+
+  function addBias(M, b) {
+    return M.map(function (row) { return row.map(function (x, j) { return x + b[j]; }); });
+  }
+
+  // ------------------------------------------------------------ the block
+
+  var SWITCHES = { scale: true, causal: false, positions: true };
+
+  function switchesOf(options) {
+    var out = {};
+    Object.keys(SWITCHES).forEach(function (name) {
+      var value = options && name in options ? options[name] : SWITCHES[name];
+      if (typeof value !== "boolean") throw new Error(name + " must be true or false, got " + String(value));
+      out[name] = value;
+    });
+    return out;
+  }
+
+  function checkTokens(tokenIds, vocabSize) {
+    if (!Array.isArray(tokenIds) || tokenIds.length === 0) throw new Error("tokenIds must be a non-empty array of ids");
+    tokenIds.forEach(function (id, t) {
+      if (!Number.isInteger(id) || id < 0 || id >= vocabSize) {
+        throw new Error("tokenIds[" + t + "] = " + String(id) + " is outside the vocabulary 0 … " + (vocabSize - 1));
+      }
+    });
+  }
+
+  // forward(tokenIds, {knobs | weights, scale, causal, positions}) → every intermediate of BlockTrace.
+  function forward(tokenIds, options) {
+    var opts = options || {};
+    var W = opts.weights || weights(opts.knobs);
+    var sw = switchesOf(opts);
+    checkTokens(tokenIds, W.W_E.length);
+    var T = tokenIds.length, dModel = W.W_E[0].length, h = W.n_heads;
+
+    var X_tok = tokenIds.map(function (id) { return W.W_E[id].slice(); }); // (T, d_model)
+    var X_pos = sw.positions ? positionalEncoding(T, dModel) : zeros(T, dModel);
+    var X = addRows(X_tok, X_pos);
+
+    var Q = splitHeads(matmul(X, W.W_Q), h); // [t][head][k]
+    var K = splitHeads(matmul(X, W.W_K), h);
+    var V = splitHeads(matmul(X, W.W_V), h);
+    var dK = Q[0][0].length;
+
+    var scores = [], attn = [];
+    var head_out = Q.map(function () { return []; });
+    for (var head = 0; head < h; head++) {
+      var S = [], A = [];
+      for (var i = 0; i < T; i++) {
+        var row = [];
+        for (var j = 0; j < T; j++) {
+          var dot = 0;
+          for (var k = 0; k < dK; k++) dot += Q[i][head][k] * K[j][head][k];
+          if (sw.scale) dot /= Math.sqrt(dK);
+          row.push(dot);
+        }
+        var causal = sw.causal;
+        var masked = causal ? row.map(function (s, jj) { return jj > i ? -Infinity : s; }) : row;
+        var weightsRow = softmax(masked);
+        S.push(row); // scores are kept before the mask, as in src
+        A.push(weightsRow);
+      }
+      scores.push(S);
+      attn.push(A);
+      for (var t = 0; t < T; t++) {
+        var out = [];
+        for (var kk = 0; kk < dK; kk++) {
+          var sum = 0;
+          for (var jj2 = 0; jj2 < T; jj2++) sum += A[t][jj2] * V[jj2][head][kk];
+          out.push(sum);
+        }
+        head_out[t].push(out);
+      }
+    }
+    var concat = concatHeads(head_out); // (T, h·d_k)
+    var Y = matmul(concat, W.W_O); // (T, d_model)
+
+    var residual1 = addRows(X, Y);
+    var ln1_out = layerNorm(residual1, W.ln1_gamma, W.ln1_beta, W.eps);
+    var ffn_pre = addBias(matmul(ln1_out, W.W1), W.b1); // (T, d_ff)
+    var ffn_h = ffn_pre.map(function (r) { return r.map(gelu); });
+    var ffn_out = addBias(matmul(ffn_h, W.W2), W.b2); // (T, d_model)
+    var residual2 = addRows(ln1_out, ffn_out);
+    var ln2_out = layerNorm(residual2, W.ln2_gamma, W.ln2_beta, W.eps);
+    return {
+      tokens: tokenIds.slice(), X_tok: X_tok, X_pos: X_pos, X: X, Q: Q, K: K, V: V, scores: scores, attn: attn,
+      head_out: head_out, concat: concat, Y: Y, residual1: residual1, ln1_out: ln1_out, ffn_pre: ffn_pre,
+      ffn_h: ffn_h, ffn_out: ffn_out, residual2: residual2, ln2_out: ln2_out,
+    };
+  }
+
+  // ------------------------------------------------------------ tokenizer (mirrors transformer_math.tokenizer)
+
+  // An error of the tokenizer: kind "unknown_word" (word, position = word index), "no_word" (rest, position =
+  // character index, counted in code points as Python does) or "length" (count of tokens).
+  function TokenizeError(kind, details) {
+    var error = new Error(kind + ": " + JSON.stringify(details));
+    error.name = "TokenizeError";
+    error.kind = kind;
+    Object.keys(details).forEach(function (key) { error[key] = details[key]; });
+    return error;
+  }
+
+  function isSpace(c) {
+    return whitespace.has(c);
+  }
+
+  function segment(chars) {
+    var words = [], pos = 0;
+    var longest = Math.max.apply(null, preset.vocab.map(function (w) { return Array.from(w).length; }));
+    while (pos < chars.length) {
+      var found = false;
+      for (var size = Math.min(longest, chars.length - pos); size > 0; size--) {
+        var piece = chars.slice(pos, pos + size).join("");
+        if (wordIds.has(piece)) {
+          words.push(piece);
+          pos += size;
+          found = true;
+          break;
+        }
+      }
+      if (!found) throw TokenizeError("no_word", { position: pos, rest: chars.slice(pos).join("") });
+    }
+    return words;
+  }
+
+  function splitOnSpace(chars) {
+    var words = [], word = "";
+    chars.forEach(function (c) {
+      if (isSpace(c)) {
+        if (word) words.push(word);
+        word = "";
+      } else {
+        word += c;
+      }
+    });
+    if (word) words.push(word);
+    return words;
+  }
+
+  // Text → token ids: spaced words, or unsegmented text split by greedy longest match over the vocabulary.
+  function tokenize(text) {
+    var p = ensureLoaded();
+    if (typeof text !== "string") throw new Error("tokenize: text must be a string, got " + typeof text);
+    var chars = Array.from(text);
+    var a = 0, b = chars.length;
+    while (a < b && isSpace(chars[a])) a++;
+    while (b > a && isSpace(chars[b - 1])) b--;
+    chars = chars.slice(a, b);
+    var words = chars.some(isSpace) ? splitOnSpace(chars) : segment(chars);
+    var ids = words.map(function (word, position) {
+      if (!wordIds.has(word)) throw TokenizeError("unknown_word", { position: position, word: word });
+      return wordIds.get(word);
+    });
+    if (ids.length !== p.T) throw TokenizeError("length", { count: ids.length, expected: p.T });
+    return ids;
+  }
+
+  // ------------------------------------------------------------ derivations (mirror transformer_math.derivations
+  // and transformer_pages.tryit.derive_cell: the non-zero terms, the intermediates, the value from them)
+
+  function idx(list) {
+    return list.join(",");
+  }
+
+  function term(label, factors, value) {
+    return { label: label, factors: factors, value: value };
+  }
+
+  function factor(label, value) {
+    return { label: label, value: value };
+  }
+
+  function quantity(name, value) {
+    return { name: name, value: value };
+  }
+
+  function derivation(stage, index, terms, nZero, intermediates, value, formula) {
+    return {
+      stage: stage, index: index, cell: stage + "[" + idx(index) + "]", formula: formula || stage,
+      terms: terms, n_zero_terms: nZero, intermediates: intermediates, value: value,
+    };
+  }
+
+  // Σ_m a(m)·b(m): the non-zero products as terms; the value sums every product (zeros included) in order.
+  function sumOfProducts(stage, index, n, aLabel, a, bLabel, b, bias) {
+    var terms = [], nZero = 0, dot = 0;
+    for (var m = 0; m < n; m++) {
+      var x = a(m), y = b(m);
+      dot += x * y;
+      if (x * y === 0) { nZero++; continue; }
+      var fa = factor(aLabel(m), x), fb = factor(bLabel(m), y);
+      terms.push(term(fa.label + " × " + fb.label, [fa, fb], x * y));
+    }
+    var inter = [quantity("sum", dot)];
+    var value = dot;
+    if (bias !== undefined) {
+      inter.push(quantity("bias", bias));
+      value = dot + bias;
+    }
+    return derivation(stage, index, terms, nZero, inter, value);
+  }
+
+  function addends(stage, index, parts) {
+    var terms = [], value = 0;
+    parts.forEach(function (part) {
+      if (part[1] !== 0) terms.push(term(part[0], [factor(part[0], part[1])], part[1]));
+      value += part[1];
+    });
+    return derivation(stage, index, terms, parts.length - terms.length, [], value);
+  }
+
+  function deriveScore(trace, head, i, j, scale) {
+    var dK = trace.Q[0][0].length;
+    var terms = [], nZero = 0, dot = 0;
+    for (var k = 0; k < dK; k++) {
+      var q = trace.Q[i][head][k], key = trace.K[j][head][k];
+      dot += q * key;
+      if (q * key === 0) { nZero++; continue; }
+      var fq = factor("Q[" + idx([i, head, k]) + "]", q), fk = factor("K[" + idx([j, head, k]) + "]", key);
+      terms.push(term(fq.label + " × " + fk.label, [fq, fk], q * key));
+    }
+    if (!scale) return derivation("scores", [head, i, j], terms, nZero, [quantity("d_k", dK), quantity("sum", dot)], dot, "scores_unscaled");
+    var sqrtDk = Math.sqrt(dK);
+    var inter = [quantity("d_k", dK), quantity("sum", dot), quantity("sqrt_d_k", sqrtDk)];
+    return derivation("scores", [head, i, j], terms, nZero, inter, dot / sqrtDk);
+  }
+
+  function deriveAttn(trace, head, i, j, causal) {
+    var full = trace.scores[head][i];
+    var row = causal ? full.slice(0, i + 1) : full; // under the mask only keys j' ≤ i enter
+    var m = Math.max.apply(null, row);
+    var exps = row.map(function (s) { return Math.exp(s - m); });
+    var terms = row.map(function (s, jj) {
+      var f = factor("scores[" + idx([head, i, jj]) + "]", s);
+      return term("exp(scores[" + idx([head, i, jj]) + "] \u2212 m)", [f], exps[jj]);
+    });
+    var total = 0;
+    exps.forEach(function (e) { total += e; });
+    var numerator = j < row.length ? exps[j] : 0;
+    var inter = [quantity("max", m), quantity("numerator", numerator), quantity("sum", total)];
+    return derivation("attn", [head, i, j], terms, full.length - row.length, inter, numerator / total, causal ? "attn_causal" : "attn");
+  }
+
+  function deriveLayerNorm(stage, residual, residualName, t, d, gamma, beta, eps) {
+    var row = residual[t], n = row.length;
+    var terms = [];
+    row.forEach(function (x, dd) {
+      if (x !== 0) terms.push(term(residualName + "[" + idx([t, dd]) + "]", [factor(residualName + "[" + idx([t, dd]) + "]", x)], x));
+    });
+    var mu = 0;
+    row.forEach(function (x) { mu += x; });
+    mu /= n;
+    var variance = 0;
+    row.forEach(function (x) { variance += (x - mu) * (x - mu); });
+    variance /= n;
+    var rootVarEps = Math.sqrt(variance + eps);
+    var x = row[d];
+    var normalised = (x - mu) / rootVarEps;
+    var value = normalised * gamma[d] + beta[d];
+    var inter = [
+      quantity("input", x), quantity("mu", mu), quantity("var", variance), quantity("eps", eps),
+      quantity("sqrt_var_eps", rootVarEps), quantity("normalised", normalised), quantity("gamma", gamma[d]),
+      quantity("beta", beta[d]),
+    ];
+    return derivation(stage, [t, d], terms, n - terms.length, inter, value);
+  }
+
+  function deriveFfnH(trace, W, t, k) {
+    var base = sumOfProducts("ffn_h", [t, k], W.W1.length,
+      function (d) { return "ln1_out[" + idx([t, d]) + "]"; }, function (d) { return trace.ln1_out[t][d]; },
+      function (d) { return "W1[" + idx([d, k]) + "]"; }, function (d) { return W.W1[d][k]; });
+    var dot = base.intermediates[0].value, bias = W.b1[k];
+    var pre = dot + bias;
+    var inner = Math.sqrt(2 / Math.PI) * (pre + GELU_CUBIC * pre ** 3);
+    var value = 0.5 * pre * (1 + Math.tanh(inner)); // the tanh form of GELU, step by step
+    var inter = [quantity("sum", dot), quantity("b1", bias), quantity("ffn_pre", pre), quantity("tanh_arg", inner), quantity("gelu", value)];
+    return derivation("ffn_h", [t, k], base.terms, base.n_zero_terms, inter, value);
+  }
+
+  function deriveXPos(trace, t, d, positions) {
+    if (!positions) return derivation("X_pos", [t, d], [], 0, [], 0, "X_pos_off");
+    var dModel = trace.X_pos[0].length;
+    var omega = Math.pow(PE_BASE, (-2 * Math.floor(d / 2)) / dModel);
+    var angle = t * omega;
+    return derivation("X_pos", [t, d], [], 0, [quantity("omega", omega), quantity("angle", angle)], d % 2 === 0 ? Math.sin(angle) : Math.cos(angle));
+  }
+
+  function projection(name, trace, W, t, head, k) {
+    var g = head * trace.Q[0][0].length + k, M = W["W_" + name];
+    return sumOfProducts(name, [t, head, k], trace.X[0].length,
+      function (d) { return "X[" + idx([t, d]) + "]"; }, function (d) { return trace.X[t][d]; },
+      function (d) { return "W_" + name + "[" + idx([d, g]) + "]"; }, function (d) { return M[d][g]; });
+  }
+
+  var STAGE_RANK = {
+    X_tok: 2, X_pos: 2, X: 2, Q: 3, K: 3, V: 3, scores: 3, attn: 3, head_out: 3, Y: 2, residual1: 2, ln1_out: 2,
+    ffn_pre: 2, ffn_h: 2, ffn_out: 2, residual2: 2, ln2_out: 2,
+  };
+
+  // derive(trace, weights, stage, index, switches): the derivation of trace[stage][index...].
+  function derive(trace, W, stage, index, switches) {
+    if (!Object.prototype.hasOwnProperty.call(STAGE_RANK, stage)) throw new Error("unknown stage " + JSON.stringify(stage));
+    if (!Array.isArray(index) || index.length !== STAGE_RANK[stage]) throw new Error("index for " + stage + " must have " + STAGE_RANK[stage] + " integers");
+    var sw = switchesOf(switches);
+    var a = index[0], b = index[1], c = index[2];
+    switch (stage) {
+      case "X_tok": {
+        var id = trace.tokens[a], v = W.W_E[id][b], label = "W_E[" + idx([id, b]) + "]";
+        return derivation(stage, index, v !== 0 ? [term(label, [factor(label, v)], v)] : [], v !== 0 ? 0 : 1, [], v);
+      }
+      case "X_pos": return deriveXPos(trace, a, b, sw.positions);
+      case "X": return addends(stage, index, [["X_tok[" + idx(index) + "]", trace.X_tok[a][b]], ["X_pos[" + idx(index) + "]", trace.X_pos[a][b]]]);
+      case "Q": case "K": case "V": return projection(stage, trace, W, a, b, c);
+      case "scores": return deriveScore(trace, a, b, c, sw.scale);
+      case "attn": return deriveAttn(trace, a, b, c, sw.causal);
+      case "head_out":
+        return sumOfProducts(stage, index, trace.tokens.length,
+          function (j) { return "attn[" + idx([b, a, j]) + "]"; }, function (j) { return trace.attn[b][a][j]; },
+          function (j) { return "V[" + idx([j, b, c]) + "]"; }, function (j) { return trace.V[j][b][c]; });
+      case "Y":
+        return sumOfProducts(stage, index, trace.concat[0].length,
+          function (g) { return "concat[" + idx([a, g]) + "]"; }, function (g) { return trace.concat[a][g]; },
+          function (g) { return "W_O[" + idx([g, b]) + "]"; }, function (g) { return W.W_O[g][b]; });
+      case "residual1": return addends(stage, index, [["X[" + idx(index) + "]", trace.X[a][b]], ["Y[" + idx(index) + "]", trace.Y[a][b]]]);
+      case "ln1_out": return deriveLayerNorm(stage, trace.residual1, "residual1", a, b, W.ln1_gamma, W.ln1_beta, W.eps);
+      case "ffn_pre":
+        return sumOfProducts(stage, index, W.W1.length,
+          function (d) { return "ln1_out[" + idx([a, d]) + "]"; }, function (d) { return trace.ln1_out[a][d]; },
+          function (d) { return "W1[" + idx([d, b]) + "]"; }, function (d) { return W.W1[d][b]; }, W.b1[b]);
+      case "ffn_h": return deriveFfnH(trace, W, a, b);
+      case "ffn_out":
+        return sumOfProducts(stage, index, W.W2.length,
+          function (k) { return "ffn_h[" + idx([a, k]) + "]"; }, function (k) { return trace.ffn_h[a][k]; },
+          function (k) { return "W2[" + idx([k, b]) + "]"; }, function (k) { return W.W2[k][b]; }, W.b2[b]);
+      case "residual2": return addends(stage, index, [["ln1_out[" + idx(index) + "]", trace.ln1_out[a][b]], ["ffn_out[" + idx(index) + "]", trace.ffn_out[a][b]]]);
+      default: { // ln2_out: its residual's two parts first, then LayerNorm's intermediates
+        var der = deriveLayerNorm(stage, trace.residual2, "residual2", a, b, W.ln2_gamma, W.ln2_beta, W.eps);
+        der.intermediates = [quantity("ln1_out", trace.ln1_out[a][b]), quantity("ffn_out", trace.ffn_out[a][b])].concat(der.intermediates);
+        return der;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ what the explorer summarises
+  // (mirror transformer_pages.tryit.intended_relations, relation_outcomes and firing_detectors)
+
+  function argmax(row) {
+    var best = 0;
+    for (var j = 1; j < row.length; j++) if (row[j] > row[best]) best = j;
+    return best;
+  }
+
+  function relations(trace) {
+    var p = ensureLoaded();
+    var categories = trace.tokens.map(function (id) { return p.categories[id]; });
+    var out = [];
+    categories.forEach(function (ci, i) {
+      p.bonds.forEach(function (bond, b) {
+        if (ci !== bond.query_dim) return;
+        categories.forEach(function (cj, j) {
+          if (cj !== bond.key_dim || j === i) return;
+          var row = trace.attn[bond.head][i];
+          var others = row.slice();
+          others[j] = -Infinity;
+          var runner = argmax(others);
+          out.push({
+            bond: b, head: bond.head, query_pos: i, key_pos: j, weight: row[j], winner_pos: argmax(row),
+            runner_up_pos: runner, runner_up_weight: row[runner], wins: argmax(row) === j, margin: row[j] - row[runner],
+          });
+        });
+      });
+    });
+    return out;
+  }
+
+  function firingDetectors(trace) {
+    var threshold = ensureLoaded().firing_threshold;
+    var out = [];
+    trace.ffn_h.forEach(function (row, t) {
+      row.forEach(function (value, k) {
+        if (value > threshold) out.push({ t: t, k: k, ffn_h: value });
+      });
+    });
+    return out;
+  }
+
+  var api = {
+    load: load,
+    weights: weights,
+    forward: forward,
+    tokenize: tokenize,
+    derive: derive,
+    relations: relations,
+    firingDetectors: firingDetectors,
+    positionalEncoding: function (T, dModel) { ensureLoaded(); return positionalEncoding(T, dModel); },
+    get preset() { return ensureLoaded(); },
+  };
+
+  if (typeof module === "object" && module.exports) module.exports = api;
+  root.TransformerKernel = api;
+})(typeof window !== "undefined" ? window : globalThis);
