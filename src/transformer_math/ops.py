@@ -195,6 +195,18 @@ def pre_ln(x: np.ndarray, sublayer: Sublayer, norm: Norm = layer_norm) -> np.nda
     return x + sublayer(norm(x))
 
 
+def dropout(x: np.ndarray, p: float, rng: np.random.Generator | int) -> np.ndarray:
+    """Inverted dropout: zero each entry with probability p, scale the survivors by 1/(1 − p). Same shape out.
+
+    The scaling keeps the expected value of every entry, so nothing changes at inference (no dropout there).
+    """
+    if not 0.0 <= p < 1.0:
+        raise ValueError(f"p must be in [0, 1), got {p!r}")
+    generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    keep = generator.random(np.shape(x)) >= p
+    return np.where(keep, np.asarray(x, dtype=np.float64) / (1.0 - p), 0.0)
+
+
 def _require_even_positive(n: int, name: str) -> None:
     if not isinstance(n, (int, np.integer)) or n < 2 or n % 2:
         raise ValueError(f"{name} must be a positive even integer, got {n!r}")
