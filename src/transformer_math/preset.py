@@ -167,6 +167,7 @@ def preset_trace(sentence_number: int) -> BlockTrace:
     return forward(preset_weights(), sentence(sentence_number).token_ids)
 
 
+# --8<-- [start:build_embedding]
 def build_embedding() -> np.ndarray:
     """W_E (vocab × d_model): 3.0 at the category, 1.0 at each feature, 0.3 at the trace dimension."""
     W_E = np.zeros((VOCAB_SIZE, D_MODEL))
@@ -176,6 +177,9 @@ def build_embedding() -> np.ndarray:
         W_E[row, list(features)] = FEATURE_VALUE
         W_E[row, TRACE_BASE + row % 4] = TRACE_VALUE
     return W_E
+
+
+# --8<-- [end:build_embedding]
 
 
 def build_query_key() -> tuple[np.ndarray, np.ndarray]:

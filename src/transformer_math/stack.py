@@ -84,6 +84,7 @@ class StackPass:
     output: np.ndarray  # what the read-out sees (Pre-LN: after the final LayerNorm)
 
 
+# --8<-- [start:forward_stack]
 def forward_stack(x: np.ndarray, W: StackWeights, wiring: str) -> StackPass:
     """Post-LN: x ← LN(x + F(x)) per sublayer. Pre-LN: x ← x + F(LN(x)) per sublayer, then a final LN."""
     if wiring not in WIRINGS:
@@ -103,6 +104,9 @@ def forward_stack(x: np.ndarray, W: StackWeights, wiring: str) -> StackPass:
         stream.append(x)
     output = x if wiring == "post" else ops.layer_norm(x)
     return StackPass(stream, mid, hidden, ffn_out, output)
+
+
+# --8<-- [end:forward_stack]
 
 
 def _continue_from_ffn(sum_: np.ndarray, W: StackWeights, wiring: str, layer: int) -> np.ndarray:

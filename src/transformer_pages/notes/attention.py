@@ -68,6 +68,7 @@ class RelationVerdict:
         return self.weight / self.runner_up_weight
 
 
+# --8<-- [start:relation_verdict]
 def relation_verdict(sentence: preset.Sentence, relation: preset.Relation) -> RelationVerdict:
     """The verdict on one relation, from the attn row of its query in its head."""
     trace = preset_trace(sentence.number)
@@ -83,6 +84,9 @@ def relation_verdict(sentence: preset.Sentence, relation: preset.Relation) -> Re
         runner_up_weight=float(row[runner]), runner_up_score=float(trace.scores[h, i, runner]),
         other_head_weight=float(trace.attn[1 - h, i, j]),
     )  # fmt: skip
+
+
+# --8<-- [end:relation_verdict]
 
 
 @cache

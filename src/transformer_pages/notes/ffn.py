@@ -105,6 +105,7 @@ class DetectorAttribution:
         return "意味"
 
 
+# --8<-- [start:detector_attributions]
 @cache
 def detector_attributions(sentence_number: int) -> tuple[DetectorAttribution, ...]:
     """Every firing (ffn_h > 0.5) detector of one sentence, ordered by position then unit."""
@@ -130,6 +131,9 @@ def detector_attributions(sentence_number: int) -> tuple[DetectorAttribution, ..
             )
         )  # fmt: skip
     return tuple(rows)
+
+
+# --8<-- [end:detector_attributions]
 
 
 def all_detector_attributions() -> tuple[DetectorAttribution, ...]:
