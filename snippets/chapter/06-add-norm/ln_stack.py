@@ -3,9 +3,9 @@ from transformer_figures.chapter_figs import ln_stack_figure
 from transformer_pages.chapter import add_norm
 
 # 2 つの配線は src/transformer_math/stack.py のこの関数の if の 2 つの枝だけが違う:
-r"""  # markdown-exec: hide
+r'''  # markdown-exec: hide
 --8<-- "src/transformer_math/stack.py:forward_stack"
-"""  # markdown-exec: hide
+'''  # markdown-exec: hide  # fmt: skip
 
 ln = add_norm.ln()  # 同じ乱数の重み・同じ入力で、LayerNorm の位置だけを変えた N 層 (シード 4 つ)
 rms_pre, update_pre = ln.activation_rms["pre"], ln.relative_update["pre"]

@@ -3,9 +3,9 @@ from transformer_figures.notes_attention_figs import embedding_figure
 from transformer_math import preset
 
 # W_E は規則から組み立てる (下は src/transformer_math/preset.py のその関数):
-r"""  # markdown-exec: hide
+r'''  # markdown-exec: hide
 --8<-- "src/transformer_math/preset.py:build_embedding"
-"""  # markdown-exec: hide
+'''  # markdown-exec: hide  # fmt: skip
 
 W_E = preset.build_embedding()  # (vocabSize, d_model) = (16, 16)
 row = W_E[preset.WORD_ID["花"]]

@@ -3,9 +3,9 @@ from transformer_math import SENTENCES, preset_trace
 from transformer_pages.notes import attention
 
 # 判定は src/transformer_pages/notes/attention.py のこの関数が attn の行から計算する:
-r"""  # markdown-exec: hide
+r'''  # markdown-exec: hide
 --8<-- "src/transformer_pages/notes/attention.py:relation_verdict"
-"""  # markdown-exec: hide
+'''  # markdown-exec: hide  # fmt: skip
 
 panels, alts = {}, {}
 for s in SENTENCES:

@@ -4,9 +4,9 @@ from transformer_math import SENTENCES
 from transformer_pages.notes import ffn
 
 # 分解は src/transformer_pages/notes/ffn.py のこの関数 (経路 1 と経路 2) が計算する:
-r"""  # markdown-exec: hide
+r'''  # markdown-exec: hide
 --8<-- "src/transformer_pages/notes/ffn.py:detector_attributions"
-"""  # markdown-exec: hide
+'''  # markdown-exec: hide  # fmt: skip
 
 panels, alts = {}, {}
 for s in SENTENCES:
