@@ -177,11 +177,17 @@ def y_sources_figure(terms: np.ndarray, words: Sequence[str], t: int) -> HeatFig
 
 # ---------------------------------------------------------------------------------------------- §3 extension
 def head_tables(
-    matrices: np.ndarray, words: Sequence[str], name: str, fmt: str, scale: ColourScale, legend_fmt: str
+    matrices: np.ndarray, words: Sequence[str], name: str, fmt: str, legend_fmt: str, **scale: float
 ) -> HeatFigure:
-    """One T × T heat table per head of ``matrices`` (h, T, T) — scores or attn — rows = queries, columns = keys."""
+    """One T × T heat table per head of ``matrices`` (h, T, T) — scores or attn — rows = queries, columns = keys.
+
+    Every head shares one colour scale (``scale``: ``center=0.0`` for signed values, ``vmin``/``vmax`` for weights).
+    """
+    shared = ColourScale.for_values(matrices if "vmin" not in scale else None, **scale)
     tables = [
-        heat_table(m, words, words, fmt=fmt, scale=scale, title=f"ヘッド {head} の {name}", corner="クエリ i ＼ キー j")
+        heat_table(
+            m, words, words, fmt=fmt, scale=shared, title=f"ヘッド {head} の {name}", corner="クエリ i ＼ キー j"
+        )
         for head, m in enumerate(matrices)
     ]
     return heat_figure(*tables, columns=len(tables), legend_fmt=legend_fmt)

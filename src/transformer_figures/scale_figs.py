@@ -19,6 +19,8 @@ def noam_schedule(step: np.ndarray, lr: np.ndarray, rise: np.ndarray, decay: np.
     """The learning rate ``lr`` over ``step``, the two branches ``rise`` and ``decay`` drawn thin, the peak marked."""
     peak_step, peak_lr = peak
     steps = int(step[-1])
+    if steps <= peak_step:
+        raise ValueError(f"step must run past the peak step {peak_step} so the decay shows, got steps up to {steps}")
     fig, ax = new_figure(6.8, 3.6)
     ax.plot(step, rise, color=ACCENT[0], lw=1.0, ls=":", label=r"$\mathrm{step}\cdot T_w^{-3/2}$ の枝（増加）")
     ax.plot(step, decay, color=ACCENT[1], lw=1.0, ls="--", label=r"$\mathrm{step}^{-1/2}$ の枝（減衰）")

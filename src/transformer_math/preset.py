@@ -177,9 +177,7 @@ def build_embedding() -> np.ndarray:
         W_E[row, list(features)] = FEATURE_VALUE
         W_E[row, TRACE_BASE + row % 4] = TRACE_VALUE
     return W_E
-
-
-# --8<-- [end:build_embedding]
+    # --8<-- [end:build_embedding]
 
 
 def build_query_key() -> tuple[np.ndarray, np.ndarray]:

@@ -104,9 +104,7 @@ def forward_stack(x: np.ndarray, W: StackWeights, wiring: str) -> StackPass:
         stream.append(x)
     output = x if wiring == "post" else ops.layer_norm(x)
     return StackPass(stream, mid, hidden, ffn_out, output)
-
-
-# --8<-- [end:forward_stack]
+    # --8<-- [end:forward_stack]
 
 
 def _continue_from_ffn(sum_: np.ndarray, W: StackWeights, wiring: str, layer: int) -> np.ndarray:

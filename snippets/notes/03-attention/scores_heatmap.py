@@ -1,6 +1,6 @@
 import numpy as np
 
-from transformer_figures import ColourScale, figure_html
+from transformer_figures import figure_html
 from transformer_figures.notes_attention_figs import head_tables
 from transformer_math import SENTENCES, preset_trace
 
@@ -13,10 +13,9 @@ scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(d_k)  # (h, T, d_k) @ (h, d_k, T) 
 assert np.allclose(scores, trace.scores)  # ブロック全体の順伝播と同じ値
 h, i, j = np.unravel_index(np.argmax(scores), scores.shape)
 
-# 2 つのヘッドで色の目盛りをそろえる (0 が白)
 print(
     figure_html(
-        head_tables(scores, words, "scores", "{:+.2f}", ColourScale.for_values(scores, center=0.0), "{:+.1f}"),
+        head_tables(scores, words, "scores", "{:+.2f}", "{:+.1f}", center=0.0),
         alt=f"文1 の scores を 2 つのヘッドについて 5×5 の色付きの表にした図。行がクエリ、列がキー。"
         f"最大はヘッド {h} の {words[i]}→{words[j]} で {scores[h, i, j]:+.2f}。",
     )

@@ -59,17 +59,17 @@ def indented(title, table):
     return f'??? info "{title}"\n\n' + "\n".join("    " + line for line in table.splitlines())
 
 
-def fields_table(value, title):
+def fields_rows(value):
     notes = field_comments(type(value))
     rows = []
     for field in dataclasses.fields(value):
         item = getattr(value, field.name)
         shape = f"`{item.shape}`" if isinstance(item, np.ndarray) else f"`{type(item).__name__}`"
         rows.append([f"`{field.name}`", shape, notes.get(field.name, "")])
-    return indented(title, markdown_table(["属性", "文1 での形", "ソースの注記"], rows))
+    return rows
 
 
-def module_table(name, module):
+def module_rows(name, module):
     rows = []
     for member, value in sorted(vars(module).items()):
         if member.startswith("_") or inspect.ismodule(value):
@@ -78,11 +78,7 @@ def module_table(name, module):
             continue  # imported from elsewhere
         what = "クラス" if inspect.isclass(value) else "関数" if callable(value) else f"値 ({type(value).__name__})"
         rows.append([f"`{name}.{member}`", what, one_line(value) if callable(value) else ""])
-    return (
-        indented(f"`{name}` の中身", markdown_table(["名前", "種類", "説明 (docstring の 1 行目)"], rows))
-        if rows
-        else ""
-    )
+    return rows
 
 
 def modules(name, value):
@@ -94,15 +90,19 @@ def modules(name, value):
 
 
 listing = [[f"`{name}`", kind(value), describe(name, value)] for name, value in NAMES.items()]
+FIELDS = ["属性", "文1 での形", "ソースの注記"]
+MEMBERS = ["名前", "種類", "説明 (docstring の 1 行目)"]
 sections = [
-    fields_table(NAMES["s1"], "s1 … s8 の属性 (BlockTrace)"),
-    fields_table(NAMES["W"], "W の属性 (BlockWeights)"),
+    ("s1 … s8 の属性 (BlockTrace)", FIELDS, fields_rows(NAMES["s1"])),
+    ("W の属性 (BlockWeights)", FIELDS, fields_rows(NAMES["W"])),
 ]
-sections += [
-    module_table(n, m)
-    for name, value in NAMES.items()
-    if isinstance(value, types.ModuleType)
-    for n, m in modules(name, value)
-]
+for name, value in NAMES.items():
+    if isinstance(value, types.ModuleType):
+        sections += [(f"`{n}` の中身", MEMBERS, module_rows(n, m)) for n, m in modules(name, value)]
 
-print("\n\n".join([markdown_table(["名前", "種類", "内容"], listing), *filter(None, sections)]))
+print(
+    "\n\n".join(
+        [markdown_table(["名前", "種類", "内容"], listing)]
+        + [indented(title, markdown_table(headers, rows)) for title, headers, rows in sections if rows]
+    )
+)

@@ -79,14 +79,21 @@ def relation_verdict(sentence: preset.Sentence, relation: preset.Relation) -> Re
     others[j] = -np.inf  # the best key other than the intended one
     runner = int(np.argmax(others))
     return RelationVerdict(
-        sentence=sentence.number, query=relation.query, key=relation.key, head=h, query_pos=i, key_pos=j,
-        weight=float(row[j]), score=float(trace.scores[h, i, j]), winner_pos=winner, runner_up_pos=runner,
-        runner_up_weight=float(row[runner]), runner_up_score=float(trace.scores[h, i, runner]),
+        sentence=sentence.number,
+        query=relation.query,
+        key=relation.key,
+        head=h,
+        query_pos=i,
+        key_pos=j,
+        weight=float(row[j]),
+        score=float(trace.scores[h, i, j]),
+        winner_pos=winner,
+        runner_up_pos=runner,
+        runner_up_weight=float(row[runner]),
+        runner_up_score=float(trace.scores[h, i, runner]),
         other_head_weight=float(trace.attn[1 - h, i, j]),
-    )  # fmt: skip
-
-
-# --8<-- [end:relation_verdict]
+    )
+    # --8<-- [end:relation_verdict]
 
 
 @cache

@@ -118,22 +118,28 @@ def detector_attributions(sentence_number: int) -> tuple[DetectorAttribution, ..
         w = W.W1[:, k]  # (d_model,) the detector's input weights
         rows.append(
             DetectorAttribution(
-                sentence=sentence_number, t=int(t), word=words[t], k=int(k),
-                ffn_pre=float(trace.ffn_pre[t, k]), ffn_h=float(trace.ffn_h[t, k]), bias=float(W.b1[k]),
-                own_tok=float(parts.own_tok[t] @ w), attn_tok=float(parts.attn_tok[t] @ w),
-                own_pos=float(parts.own_pos[t] @ w), attn_pos=float(parts.attn_pos[t] @ w),
+                sentence=sentence_number,
+                t=int(t),
+                word=words[t],
+                k=int(k),
+                ffn_pre=float(trace.ffn_pre[t, k]),
+                ffn_h=float(trace.ffn_h[t, k]),
+                bias=float(W.b1[k]),
+                own_tok=float(parts.own_tok[t] @ w),
+                attn_tok=float(parts.attn_tok[t] @ w),
+                own_pos=float(parts.own_pos[t] @ w),
+                attn_pos=float(parts.attn_pos[t] @ w),
                 beta_part=float(parts.beta @ w),
-                pre_without_position=float(without.ffn_pre[t, k]), h_without_position=float(without.ffn_h[t, k]),
+                pre_without_position=float(without.ffn_pre[t, k]),
+                h_without_position=float(without.ffn_h[t, k]),
                 terms=tuple(
                     DetectorTerm(d=int(d), weight=float(w[d]), tok=float(parts.tok[t, d]), pos=float(parts.pos[t, d]))
                     for d in np.flatnonzero(w)
                 ),
             )
-        )  # fmt: skip
+        )
     return tuple(rows)
-
-
-# --8<-- [end:detector_attributions]
+    # --8<-- [end:detector_attributions]
 
 
 def all_detector_attributions() -> tuple[DetectorAttribution, ...]:
