@@ -25,7 +25,7 @@ text (``role="img"``, ``aria-label``, ``<title>``).
 """
 
 from .heat_table import ColourScale, HeatFigure, HeatTable, heat_figure, heat_table
-from .html import figure_html, figure_tabs, tabs_html
+from .html import figure_html, figure_tabs, show, show_tabs, tabs_html
 from .plots import format_number, heatmap
 from .style import FONT_NAME, INK, MissingGlyphError, apply_house_style, new_figure
 from .svg import to_svg
@@ -47,6 +47,8 @@ __all__ = [
     "heatmap",
     "markdown_table",
     "new_figure",
+    "show",
+    "show_tabs",
     "table_html",
     "tabs_html",
     "to_svg",

@@ -42,6 +42,16 @@ def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None) 
     return "\n".join(parts)
 
 
+def show(fig: Figure | HeatFigure, alt: str, caption: str | None = None) -> None:
+    """``print(figure_html(fig, alt, caption))`` for a script or a notebook cell.
+
+    A snippet on a page writes ``print(figure_html(...))`` itself: markdown-exec captures the snippet's own
+    ``print`` (it puts one into the snippet's globals), not this one, so a block that calls ``show`` prints
+    nothing into the page and the build's output check fails it.
+    """
+    print(figure_html(fig, alt, caption))
+
+
 def tabs_html(tabs: dict[str, str], name: str | None = None) -> str:
     """Material's tabbed set (``pymdownx.tabbed`` with ``alternate_style``) around ready-made HTML blocks.
 
@@ -75,3 +85,8 @@ def figure_tabs(
     if set(panels) != set(alts):
         raise ValueError(f"panels and alts must name the same tabs, got {sorted(panels)} and {sorted(alts)}")
     return tabs_html({label: figure_html(draw(*data), alts[label]) for label, data in panels.items()}, name)
+
+
+def show_tabs(tabs: dict[str, str], name: str | None = None) -> None:
+    """``print(tabs_html(tabs, name))`` for a script or a notebook cell (see :func:`show`)."""
+    print(tabs_html(tabs, name))

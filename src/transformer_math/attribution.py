@@ -19,15 +19,23 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import ops
-from .block import BlockTrace, BlockWeights, forward, forward_from_embeddings
+from .block import BlockTrace, BlockWeights, forward_from_embeddings
 
 
 def forward_with_position_scale(weights: BlockWeights, tokens: np.ndarray, position_scale: float) -> BlockTrace:
-    """The block forward with X = W_E[tokens] + position_scale · W_P; scale 1 reproduces ``forward`` exactly."""
+    """The block forward with X = W_E[tokens] + position_scale · W_P; scale 1 reproduces ``block.forward`` exactly."""
     if not np.isfinite(position_scale):
         raise ValueError(f"position_scale must be finite, got {position_scale!r}")
-    base = forward(weights, tokens)
-    return forward_from_embeddings(weights, base.tokens, base.X_tok, position_scale * base.X_pos)
+    tokens = np.asarray(tokens)
+    if (
+        tokens.ndim != 1
+        or not np.issubdtype(tokens.dtype, np.integer)
+        or not np.all((tokens >= 0) & (tokens < weights.vocab_size))
+    ):
+        raise ValueError(f"tokens must be integer ids 0 … {weights.vocab_size - 1} of shape (T,), got {tokens!r}")
+    X_tok = weights.W_E[tokens]  # (T, d_model)
+    X_pos = ops.positional_encoding(len(tokens), weights.d_model)
+    return forward_from_embeddings(weights, tokens, X_tok, position_scale * X_pos)
 
 
 def value_path(weights: BlockWeights, attn: np.ndarray, component: np.ndarray) -> np.ndarray:

@@ -25,7 +25,7 @@ def test_sentence_3_ffn_h_token0_h13_rounds_to_1_00():
     assert round(float(s3.ffn_h[0, 13]), 2) == 1.00
 
 
-# --- the preset follows PRESET.md's rules (spot checks written from the table, not from preset.py) ----
+# --- the preset follows its rules (spot checks written from the preset's facts, not from preset.py) ----
 
 
 def test_embedding_rows_follow_category_feature_trace():
