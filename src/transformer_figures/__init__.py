@@ -9,10 +9,10 @@ notes' symbols and ends with one drawing call that prints HTML (markdown-exec pa
     ```
 
     trace = preset_trace(1)
-    Q, K = trace.Q.transpose(1, 0, 2), trace.K.transpose(1, 0, 2)  # (h, T, d_k)
-    scores = Q @ K.transpose(0, 2, 1) / np.sqrt(d_k)  # (h, T, T)
+    Q, K = np.swapaxes(trace.Q, 0, 1), np.swapaxes(trace.K, 0, 1)  # (T, h, d_k) → (h, T, d_k)
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])  # (h, T, T)
 
-    print(figure_html(head_tables(scores, words, "scores", fmt="{:+.2f}"), alt="文1 の scores …"))
+    print(figure_html(head_tables(scores, words, "scores", "{:+.2f}", "{:+.1f}", center=0.0), alt="文1 の scores …"))
 
 The helpers here only draw: they take the arrays a snippet computed. Annotated matrices (every number in its
 cell) are heat tables (:func:`heat_table`, :func:`heat_figure`); one figure per tab (per example sentence) is

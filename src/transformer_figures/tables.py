@@ -9,14 +9,14 @@ from collections.abc import Sequence
 def table_html(headers: Sequence[str], rows: Sequence[Sequence[str]], caption: str | None = None) -> str:
     """A plain HTML table; cells are escaped. Material's script wraps it in its scrollable container.
 
-    A cell holding a relation "美しい → 花" does not break after the arrow (it would read as two cells).
+    A cell holding a relation "美しい → 花" (an arrow between spaces) does not break after the arrow.
     """
     if any(len(r) != len(headers) for r in rows):
         raise ValueError(f"every row must have {len(headers)} cells like headers, got {[len(r) for r in rows]}")
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
 
     def cell(c: str) -> str:
-        style = ' style="white-space: nowrap"' if "→" in c else ""
+        style = ' style="white-space: nowrap"' if " → " in c else ""
         return f"<td{style}>{html.escape(c)}</td>"
 
     body = "".join("<tr>" + "".join(cell(c) for c in r) + "</tr>" for r in rows)

@@ -7,10 +7,9 @@ import re
 import runpy
 from pathlib import Path
 
+import numpy as np
 import pytest
 from matplotlib import pyplot as plt
-
-import numpy as np
 
 from transformer_figures import HeatFigure, chapter_figs, figure_html, table_html, to_svg
 from transformer_math import activations, ops
@@ -39,13 +38,18 @@ def offset():
 
 def relu_gelu():
     x = np.linspace(-4, 4, 401)
-    values, slopes = {"ReLU": ops.relu(x), "GELU": ops.gelu(x)}, {"ReLU": (x > 0) * 1.0, "GELU": activations.gelu_derivative(x)}
+    values, slopes = (
+        {"ReLU": ops.relu(x), "GELU": ops.gelu(x)},
+        {"ReLU": (x > 0) * 1.0, "GELU": activations.gelu_derivative(x)},
+    )
     return chapter_figs.relu_gelu_figure(x, values, slopes, activations.gelu_minimum())
 
 
 def head_cost_rows():
-    return [[str(n), str(h), f"{r.projection_macs:,}", f"{r.mixing_macs:,}", f"{r.total_macs:,}", f"{r.softmax_entries:,}"]
-            for (n, h), r in multi_head.head_cost().items()]  # fmt: skip
+    return [
+        [str(n), str(h), f"{r.projection_macs:,}", f"{r.mixing_macs:,}", f"{r.total_macs:,}", f"{r.softmax_entries:,}"]
+        for (n, h), r in multi_head.head_cost().items()
+    ]
 
 
 HEAT_FIGURES = {
@@ -86,7 +90,10 @@ def test_weight_tables_print_the_experiment_weights():
     for table, weights in zip(figure.tables, CROSS.attn, strict=True):
         assert table.printed == [[f"{w:.2f}" for w in row] for row in weights]
     padding_fig = padding()
-    assert [t.matrix.tolist() for t in padding_fig.tables] == [PADDING.weights.tolist(), PADDING.weights_unmasked.tolist()]
+    assert [t.matrix.tolist() for t in padding_fig.tables] == [
+        PADDING.weights.tolist(),
+        PADDING.weights_unmasked.tolist(),
+    ]
 
 
 def test_architecture_figure_writes_the_config_sizes():
@@ -129,6 +136,10 @@ def test_snippet_prints_a_figure_with_alt_text_or_a_table(path, capsys):
 
 def test_there_is_a_snippet_for_every_chapter_page():
     assert {p.parent.name for p in SNIPPETS} == {
-        "01-overview", "02-attention-kinds", "03-multi-head",
-        "04-positional-encoding", "05-ffn", "06-add-norm",
-    }  # fmt: skip
+        "01-overview",
+        "02-attention-kinds",
+        "03-multi-head",
+        "04-positional-encoding",
+        "05-ffn",
+        "06-add-norm",
+    }

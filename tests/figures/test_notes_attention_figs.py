@@ -122,7 +122,7 @@ def test_waves_title_gives_each_period():
 @pytest.mark.parametrize(
     "make",
     [lambda: F.positional_periods_figure(periods()), waves],
-)  # fmt: skip
+)
 def test_figures_render_to_deterministic_svg_with_japanese_text(make):
     first, second = to_svg(make()), to_svg(make())
     assert first == second
@@ -131,10 +131,17 @@ def test_figures_render_to_deterministic_svg_with_japanese_text(make):
 
 @pytest.mark.parametrize(
     "make",
-    [lambda: F.embedding_figure(preset.build_embedding()), lambda: F.positional_heatmap_figure(ops.positional_encoding(5, 16)),
-     lambda: x_decomposition(8), lambda: qkv(4), lambda: concat_fig(5), lambda: relations(7), lambda: bond_split(5),
-     lambda: y_sources(6, 0)],
-)  # fmt: skip
+    [
+        lambda: F.embedding_figure(preset.build_embedding()),
+        lambda: F.positional_heatmap_figure(ops.positional_encoding(5, 16)),
+        lambda: x_decomposition(8),
+        lambda: qkv(4),
+        lambda: concat_fig(5),
+        lambda: relations(7),
+        lambda: bond_split(5),
+        lambda: y_sources(6, 0),
+    ],
+)
 def test_heat_figures_are_deterministic_with_japanese_labels(make):
     first, second = figure_html(make(), alt="図"), figure_html(make(), alt="図")
     assert first == second

@@ -50,7 +50,9 @@ def _all_figures():
         "block_shares": block_shares,
         "rough_vs_exact": lambda: scale_figs.parameters_rough_vs_exact([("a", 10**6, 0, True), ("b", 10**9, 1, False)]),
         "parameter_shares": lambda: scale_figs.parameter_shares(models),
-        "dot_vs_cos": lambda: scale_figs.dot_vs_cos({stage: pre_ln.preset_dot_cos(stage) for stage in ("X", "ln1_out")}),
+        "dot_vs_cos": lambda: scale_figs.dot_vs_cos(
+            {stage: pre_ln.preset_dot_cos(stage) for stage in ("X", "ln1_out")}
+        ),
     }
 
 
