@@ -142,7 +142,7 @@ MUTANTS = (
     Mutant("softmax_jacobian: off-diagonal forgotten", BW, (("return diagonal - a[..., :, None] * a[..., None, :]", "return (diagonal - a[..., :, None] * a[..., None, :]) * np.eye(a.shape[-1])"),)),
     Mutant("layer_norm_backward: variance term dropped", BW, (("variance=-x_hat * (d_x_hat * x_hat).sum(axis=-1, keepdims=True) / d / sigma,", "variance=np.zeros_like(x),"),)),
     Mutant("layer_norm_backward: γ forgotten", BW, (("d_x_hat = d_y * gamma", "d_x_hat = d_y"),)),
-    Mutant("gelu_derivative: the tanh′ term dropped", BW, (("return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t**2) * du_dx", "return 0.5 * (1.0 + t)"),)),
+    Mutant("gelu_derivative: the tanh′ term dropped", "src/transformer_math/activations.py", (("return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t**2) * du_dx", "return 0.5 * (1.0 + t)"),)),
     Mutant("scores_backward: no 1/√d_k", BW, (("scale = 1.0 / np.sqrt(Q.shape[-1])", "scale = 1.0"),)),
     Mutant("residual_backward: skip path dropped", BW, (("return d_sum + d_through_sublayer", "return d_through_sublayer"),)),
     Mutant("weighted_sum_backward: d_V through attn, not attnᵀ", BW, (("d_V = (attn.transpose(0, 2, 1) @ d_out)", "d_V = (attn @ d_out)"),)),
@@ -150,7 +150,7 @@ MUTANTS = (
     Mutant("tied_output_backward: W_E's output share dropped", BW, (("d_W_E=d_W_E_output + d_W_E_input,", "d_W_E=d_W_E_input,"),)),
     Mutant("embedding_backward: the hidden word's row counted", BW, (("keep[hidden_position] = False", "keep[hidden_position] = True"),)),
     Mutant("softmax_gradient_size: scaled and unscaled swapped", BW, (("S = raw / np.sqrt(d_k) if scaled else raw", "S = raw if scaled else raw / np.sqrt(d_k)"),)),
-    Mutant("adam_step: no bias correction of m", "src/transformer_math/training.py", (("(m[n] / (1 - beta1**t))", "m[n]"),)),
+    Mutant("adam_change: no bias correction of m", "src/transformer_math/adam.py", (("m_hat = m / (1 - beta1**t)", "m_hat = m"),)),
     # Must survive: the max cancels in e^(z−m) / Σ e^(z−m).
     Mutant("softmax: no max-subtraction", OPS, (("shifted = z - np.max(z, axis=axis, keepdims=True)", "shifted = z"),), equivalent=True),
 )

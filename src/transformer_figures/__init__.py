@@ -1,29 +1,22 @@
-"""Figures for the site: matplotlib on top of :mod:`transformer_math`, one house style, inline SVG.
+"""Figures for the site: matplotlib and HTML heat tables on top of :mod:`transformer_math`, one house style.
 
-A figure is one snippet file ``snippets/<page path>/<name>.py`` that computes with ``transformer_math`` and
-prints HTML; the page includes it in an executed fence, whose id is derived from the page and the snippet
-(``notes-03-attention-scores-heatmap``)::
+A figure is one snippet file ``snippets/<page path>/<name>.py``: it computes what the page is about in the
+notes' symbols and ends with one drawing call that prints HTML (markdown-exec passes it through with
+``html="on"``; the block id is derived from the page and the snippet, ``notes-03-attention-scores-heatmap``)::
 
     ```python exec="on" html="on" source="tabbed-right" tabs="ソース|結果"
     --8<-- "snippets/notes/03-attention/scores_heatmap.py"
     ```
 
-and the snippet ends with :func:`show`::
-
-    from transformer_figures import heatmap, new_figure, show
-    from transformer_math import preset_trace
-
     trace = preset_trace(1)
-    fig, axes = new_figure(8.0, 3.6, ncols=2)
-    for head, ax in enumerate(axes):
-        heatmap(ax, trace.scores[head], words, words, fmt="{:+.2f}", center=0.0, title=f"ヘッド {head}")
-    show(fig, alt="文1 の scores のヒートマップ …")
+    Q, K = np.swapaxes(trace.Q, 0, 1), np.swapaxes(trace.K, 0, 1)  # (T, h, d_k) → (h, T, d_k)
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])  # (h, T, T)
 
-Annotated matrices (every number printed in its cell) are heat tables instead: :func:`heat_table` and
-:func:`heat_figure` build HTML tables coloured like ``heatmap``, which :func:`show` prints the same way.
+    print(figure_html(head_tables(scores, words, "scores", "{:+.2f}", "{:+.1f}", center=0.0), alt="文1 の scores …"))
 
-One figure per tab (e.g. per example sentence): build each with :func:`figure_html` and print
-``tabs_html({"文1": html1, "文2": html2})``.
+The helpers here only draw: they take the arrays a snippet computed. Annotated matrices (every number in its
+cell) are heat tables (:func:`heat_table`, :func:`heat_figure`); one figure per tab (per example sentence) is
+:func:`figure_tabs`; tables of text are :func:`table_html` and :func:`markdown_table`.
 
 Guarantees: Japanese stays ``<text>`` (font-family list ends in ``sans-serif``, metrics from the bundled
 IPAexGothic); a glyph the font lacks raises :class:`MissingGlyphError`; the SVG is byte-identical across
@@ -32,10 +25,11 @@ text (``role="img"``, ``aria-label``, ``<title>``).
 """
 
 from .heat_table import ColourScale, HeatFigure, HeatTable, heat_figure, heat_table
-from .html import figure_html, show, show_tabs, tabs_html
+from .html import figure_html, figure_tabs, show, show_tabs, tabs_html
 from .plots import format_number, heatmap
 from .style import FONT_NAME, INK, MissingGlyphError, apply_house_style, new_figure
 from .svg import to_svg
+from .tables import markdown_table, table_html
 
 __all__ = [
     "FONT_NAME",
@@ -46,13 +40,16 @@ __all__ = [
     "MissingGlyphError",
     "apply_house_style",
     "figure_html",
+    "figure_tabs",
     "format_number",
     "heat_figure",
     "heat_table",
     "heatmap",
+    "markdown_table",
     "new_figure",
     "show",
     "show_tabs",
+    "table_html",
     "tabs_html",
     "to_svg",
 ]  # fmt: skip

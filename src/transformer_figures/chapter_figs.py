@@ -1,30 +1,28 @@
-"""Figures of the textbook chapter pages (Overview … Add & Norm), drawn from :mod:`transformer_math.experiments`."""
+"""Drawing helpers of the textbook chapter pages (Overview … Add & Norm).
+
+Each helper takes what a snippet computed (arrays, a config, a result of :mod:`transformer_math.attention` or
+:mod:`transformer_math.stack`) and draws it; it computes nothing the page is about.
+"""
 
 from __future__ import annotations
 
-import html
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-from transformer_math import experiments, ops
-from transformer_math.configs import TRANSFORMER_BASE, TransformerConfig
+from transformer_math import ops
+from transformer_math.configs import TransformerConfig
+from transformer_math.stack import WIRINGS, LNComparison
 
 from .heat_table import ColourScale, HeatFigure, heat_figure, heat_table
 from .style import ACCENT, new_figure
+from .tables import table_html
 
 POST, PRE = ACCENT[0], ACCENT[1]
 WIRING_LABEL = {"post": "Post-LN（原論文）", "pre": "Pre-LN"}
 WIRING_COLOUR = {"post": POST, "pre": PRE}
-
-
-def table_html(headers: list[str], rows: list[list[str]], caption: str | None = None) -> str:
-    """A plain HTML table (Material styles it); cells are escaped."""
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _shape(shape: tuple[int, ...]) -> str:
@@ -48,7 +46,7 @@ def _arrow(ax, start: tuple[float, float], end: tuple[float, float], **kw) -> No
     ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=10, linewidth=1.0, color="#123456", **kw))
 
 
-def architecture_figure(cfg: TransformerConfig = TRANSFORMER_BASE) -> Figure:
+def architecture_figure(cfg: TransformerConfig) -> Figure:
     """The encoder and decoder stacks with their sublayers; sizes written from ``cfg``."""
     fig, ax = new_figure(7.4, 6.0)
     ax.set_xlim(0, 10)
@@ -99,70 +97,54 @@ WEIGHT_SCALE = ColourScale.for_values(None, vmin=0.0, vmax=1.0)
 """Attention weights lie in [0, 1]: one colour scale for every weight table of the chapter."""
 
 
-def mask_placement_figure() -> HeatFigure:
-    """The correct masked weights next to softmax-then-zero, with each row's sum on the right."""
-    m = experiments.MASK
-    words = list(experiments.MASK_WORDS)
-    panels = (
-        ("softmax の前にマスク（正しい）", m.masked_before, m.row_sums_before),
-        ("softmax の後で 0 にする（誤り）", m.zeroed_after, m.row_sums_zeroed),
-    )
+def mask_placement_figure(masked_before: np.ndarray, zeroed_after: np.ndarray, words: Sequence[str]) -> HeatFigure:
+    """The correct masked weights next to softmax-then-zero (each (T, T)), with each row's sum on the right."""
+    panels = (("softmax の前にマスク（正しい）", masked_before), ("softmax の後で 0 にする（誤り）", zeroed_after))
     tables = [
         heat_table(weights, words, words, scale=WEIGHT_SCALE, title=title, corner="クエリ i ＼ キー j",
-                   row_notes=[f"和 {s:.2f}" for s in sums])
-        for title, weights, sums in panels
-    ]
+                   row_notes=[f"和 {s:.2f}" for s in weights.sum(axis=-1)])
+        for title, weights in panels
+    ]  # fmt: skip
     return heat_figure(*tables, columns=2, legend_fmt="{:.1f}")
 
 
-def padding_figure() -> HeatFigure:
-    """Attention weights over real tokens and padding, with and without the padding mask."""
-    p = experiments.PADDING
-    labels = [f"t{t}" if v else f"pad{t}" for t, v in enumerate(p.valid)]
+def padding_figure(weights: np.ndarray, weights_unmasked: np.ndarray, valid: np.ndarray) -> HeatFigure:
+    """Attention weights (T, T) over real tokens and padding, with and without the padding mask."""
+    labels = [f"t{t}" if v else f"pad{t}" for t, v in enumerate(valid)]
     tables = [
-        heat_table(weights, labels, labels, scale=WEIGHT_SCALE, title=title, corner="クエリ i ＼ キー j")
-        for title, weights in (("パディングマスクあり", p.weights), ("マスクなし", p.weights_unmasked))
+        heat_table(w, labels, labels, scale=WEIGHT_SCALE, title=title, corner="クエリ i ＼ キー j")
+        for title, w in (("パディングマスクあり", weights), ("マスクなし", weights_unmasked))
     ]
     return heat_figure(*tables, columns=2, legend_fmt="{:.1f}")
 
 
-def cross_shapes_table() -> str:
-    c = experiments.CROSS
-    rows = [
-        ["X_dec（デコーダ側の入力）", _shape(c.shapes["X_dec"]), "n × d_model"],
-        ["X_enc（エンコーダの最終出力）", _shape(c.shapes["X_enc"]), "m × d_model"],
-        ["Q = X_dec W^Q（ヘッドごと）", _shape(c.shapes["Q"]), "h × n × d_k"],
-        ["K = X_enc W^K", _shape(c.shapes["K"]), "h × m × d_k"],
-        ["V = X_enc W^V", _shape(c.shapes["V"]), "h × m × d_v"],
-        ["scores = Q Kᵀ / √d_k", _shape(c.shapes["scores"]), "h × n × m"],
-        ["Concat(head_1 … head_h)", _shape(c.shapes["concat"]), "n × h·d_v"],
-        ["出力（W^O の後）", _shape(c.shapes["out"]), "n × d_model"],
-    ]
-    return table_html(["配列", "実際に計算した形", "記号で"], rows)
+SHAPE_ROWS = (
+    ("X_dec", "X_dec（デコーダ側の入力）", "n × d_model"),
+    ("X_enc", "X_enc（エンコーダの最終出力）", "m × d_model"),
+    ("Q", "Q = X_dec W^Q（ヘッドごと）", "h × n × d_k"),
+    ("K", "K = X_enc W^K", "h × m × d_k"),
+    ("V", "V = X_enc W^V", "h × m × d_v"),
+    ("scores", "scores = Q Kᵀ / √d_k", "h × n × m"),
+    ("concat", "Concat(head_1 … head_h)", "n × h·d_v"),
+    ("out", "出力（W^O の後）", "n × d_model"),
+)
 
 
-# ------------------------------------------------------------------------------------------- heads
-
-
-def head_cost_table() -> str:
-    h = TRANSFORMER_BASE.n_heads
-    rows = []
-    for n in experiments.HEAD_COST_LENGTHS:
-        for heads in (1, h):
-            run = experiments.HEAD_COST[(n, heads)]
-            proj, mix = run.projection_macs, run.mixing_macs
-            d_k = run.shapes["Q"][2]
-            rows.append(
-                [str(n), f"{heads} × {d_k}", f"{proj:,}", f"{mix:,}", f"{run.total_macs:,}", f"{run.softmax_entries:,}"]
-            )
+def cross_shapes_table(shapes: Mapping[str, tuple[int, ...]]) -> str:
+    """The shapes a cross-attention really produced, beside their symbols."""
     return table_html(
-        ["n", "ヘッド数 × 次元", "射影 (W^Q, W^K, W^V, W^O)", "QKᵀ と AV", "積和の合計", "softmax に入る要素"], rows
+        ["配列", "実際に計算した形", "記号で"], [[label, _shape(shapes[key]), sym] for key, label, sym in SHAPE_ROWS]
     )
 
 
-def cross_heads_figure() -> HeatFigure:
-    """The n × m weights of every head in the cross-attention example: h separate distributions."""
-    attn = experiments.CROSS.attn  # (h, n, m)
+def head_cost_table(rows: Sequence[Sequence[str]]) -> str:
+    """One row per (n, heads): the multiply-adds of the projections, of QKᵀ and AV, the total, the softmax size."""
+    headers = ["n", "ヘッド数 × 次元", "射影 (W^Q, W^K, W^V, W^O)", "QKᵀ と AV", "積和の合計", "softmax に入る要素"]
+    return table_html(headers, rows)
+
+
+def cross_heads_figure(attn: np.ndarray) -> HeatFigure:
+    """The n × m weights of every head (attn: (h, n, m)) in the cross-attention example."""
     h, n, m = attn.shape
     rows = [f"dec{i}" for i in range(n)]
     keys = [f"enc{j}" for j in range(m)]
@@ -173,8 +155,8 @@ def cross_heads_figure() -> HeatFigure:
 # ------------------------------------------------------------------------------------------- positional encoding
 
 
-def wavelength_figure(d_model: int = TRANSFORMER_BASE.d_model) -> Figure:
-    lam = ops.pe_wavelengths(d_model)
+def wavelength_figure(lam: np.ndarray, d_model: int) -> Figure:
+    """The wavelength 2π/ω_i of each pair i on a log axis, with 2π and 2π·10000 marked."""
     fig, ax = new_figure(6.6, 3.6)
     ax.semilogy(np.arange(len(lam)), lam, color=ACCENT[0], lw=1.8, label="波長 2π/ω_i")
     # each label sits where the curve is far from its line: 2π on the right (the curve is high there),
@@ -191,13 +173,10 @@ def wavelength_figure(d_model: int = TRANSFORMER_BASE.d_model) -> Figure:
     return fig
 
 
-def offset_dot_figure(d_model: int = TRANSFORMER_BASE.d_model, k_max: int = 200) -> Figure:
-    """PE(pos)·PE(pos+k) against k, for several pos: the curves coincide."""
+def offset_dot_figure(ks: np.ndarray, curves: Mapping[int, np.ndarray]) -> Figure:
+    """PE(pos)·PE(pos+k) against k, one curve per pos (``curves[pos]``, shape like ``ks``): the curves coincide."""
     fig, ax = new_figure(6.6, 3.4)
-    ks = np.arange(k_max + 1)
-    for idx, pos in enumerate(experiments.PE_DOT_POSITIONS):
-        pe = ops.positional_encoding(pos + k_max + 1, d_model)
-        dots = pe[pos + ks] @ pe[pos]
+    for idx, (pos, dots) in enumerate(curves.items()):
         style = {"lw": (4.0, 2.0, 1.2)[idx], "ls": ("-", "--", ":")[idx], "alpha": (0.45, 1.0, 1.0)[idx]}
         ax.plot(ks, dots, color=ACCENT[idx], label=f"pos = {pos}", **style)
     ax.set_xlabel("オフセット k")
@@ -210,18 +189,20 @@ def offset_dot_figure(d_model: int = TRANSFORMER_BASE.d_model, k_max: int = 200)
 # ------------------------------------------------------------------------------------------- FFN
 
 
-def relu_gelu_figure() -> Figure:
-    x = np.linspace(-4, 4, 401)
-    a = experiments.ACTIVATIONS
+def relu_gelu_figure(
+    x: np.ndarray, values: Mapping[str, np.ndarray], slopes: Mapping[str, np.ndarray], minimum: tuple[float, float]
+) -> Figure:
+    """ReLU and GELU (``values``) and their slopes (``slopes``) over ``x``; GELU's minimum marked."""
+    x_min, y_min = minimum
     fig, axes = new_figure(9.0, 3.6, ncols=2)
-    axes[0].plot(x, ops.relu(x), color=ACCENT[0], lw=2.0, label="ReLU")
-    axes[0].plot(x, ops.gelu(x), color=ACCENT[1], lw=2.0, label="GELU")
-    axes[0].plot([a.gelu_argmin], [a.gelu_min], "o", color=ACCENT[1])
-    axes[0].annotate(f"最小 {a.gelu_min:.3f}".replace("-", "−"), (a.gelu_argmin, a.gelu_min), xytext=(-3.8, 1.2),
+    axes[0].plot(x, values["ReLU"], color=ACCENT[0], lw=2.0, label="ReLU")
+    axes[0].plot(x, values["GELU"], color=ACCENT[1], lw=2.0, label="GELU")
+    axes[0].plot([x_min], [y_min], "o", color=ACCENT[1])
+    axes[0].annotate(f"最小 {y_min:.3f}".replace("-", "−"), (x_min, y_min), xytext=(-3.8, 1.2),
                      arrowprops={"arrowstyle": "-", "color": ACCENT[1]}, fontsize=9)  # fmt: skip
     axes[0].set_title("値")
-    axes[1].plot(x, (x > 0).astype(float), color=ACCENT[0], lw=2.0, label="ReLU′")
-    axes[1].plot(x, experiments.gelu_derivative(x), color=ACCENT[1], lw=2.0, label="GELU′")
+    axes[1].plot(x, slopes["ReLU"], color=ACCENT[0], lw=2.0, label="ReLU′")
+    axes[1].plot(x, slopes["GELU"], color=ACCENT[1], lw=2.0, label="GELU′")
     axes[1].set_title("傾き（勾配として逆伝播する量）")
     for ax in axes:
         ax.axhline(0, color="#123456", lw=0.6)
@@ -234,11 +215,11 @@ def relu_gelu_figure() -> Figure:
 # ------------------------------------------------------------------------------------------- Add & Norm
 
 
-def ln_stack_figure() -> Figure:
-    ln = experiments.LN
+def ln_stack_figure(ln: LNComparison) -> Figure:
+    """Post-LN against Pre-LN by block: the stream's RMS, the relative change per block, the W2 gradient profile."""
     layers = np.arange(1, ln.n_layers + 1)
     fig, axes = new_figure(8.6, 3.4, ncols=3)
-    for w in experiments.WIRINGS:
+    for w in WIRINGS:
         kw = {"color": WIRING_COLOUR[w], "label": WIRING_LABEL[w], "marker": "o", "lw": 1.8}
         axes[0].plot(layers, ln.activation_rms[w], **kw)
         axes[1].plot(layers, ln.relative_update[w], **kw)

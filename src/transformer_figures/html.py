@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import builtins
 import html
 import itertools
 import re
-import sys
+from collections.abc import Callable
 
 from matplotlib import pyplot as plt
 from matplotlib.figure import Figure
@@ -43,19 +42,14 @@ def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None) 
     return "\n".join(parts)
 
 
-def _callers_print(depth: int = 2):
-    """The ``print`` the calling snippet sees.
-
-    markdown-exec captures output by putting its own ``print`` into the snippet's globals (it does not
-    redirect ``sys.stdout``), so a plain ``print`` here would go to the terminal instead of the page.
-    """
-    frame = sys._getframe(depth)
-    return frame.f_globals.get("print", builtins.print)
-
-
 def show(fig: Figure | HeatFigure, alt: str, caption: str | None = None) -> None:
-    """Print :func:`figure_html` — the one line at the end of every figure snippet."""
-    _callers_print()(figure_html(fig, alt, caption))
+    """``print(figure_html(fig, alt, caption))`` for a script or a notebook cell.
+
+    A snippet on a page writes ``print(figure_html(...))`` itself: markdown-exec captures the snippet's own
+    ``print`` (it puts one into the snippet's globals), not this one, so a block that calls ``show`` prints
+    nothing into the page and the build's output check fails it.
+    """
+    print(figure_html(fig, alt, caption))
 
 
 def tabs_html(tabs: dict[str, str], name: str | None = None) -> str:
@@ -84,6 +78,15 @@ def tabs_html(tabs: dict[str, str], name: str | None = None) -> str:
     )
 
 
+def figure_tabs(
+    draw: Callable[..., Figure | HeatFigure], panels: dict[str, tuple], alts: dict[str, str], name: str
+) -> str:
+    """One figure per tab (e.g. per example sentence): ``draw(*panels[label])`` with alt text ``alts[label]``."""
+    if set(panels) != set(alts):
+        raise ValueError(f"panels and alts must name the same tabs, got {sorted(panels)} and {sorted(alts)}")
+    return tabs_html({label: figure_html(draw(*data), alts[label]) for label, data in panels.items()}, name)
+
+
 def show_tabs(tabs: dict[str, str], name: str | None = None) -> None:
-    """Print :func:`tabs_html` (through the snippet's ``print``, like :func:`show`)."""
-    _callers_print()(tabs_html(tabs, name))
+    """``print(tabs_html(tabs, name))`` for a script or a notebook cell (see :func:`show`)."""
+    print(tabs_html(tabs, name))

@@ -1,34 +1,32 @@
-"""Figures and tables of the notes §5–§9: LayerNorm before/after, GELU vs ReLU, ffn_h with the detector names,
-where each firing detector's input comes from (W_E or W_P), ln2_out, and the block's shape flow.
+"""Drawing helpers of the notes §5–§9: LayerNorm before/after, GELU vs ReLU, ffn_h with the detector names,
+where each firing detector's input comes from (W_E or W_P), ln2_out, the block's shape flow, and a cell's
+derivation as display math.
 
-Each figure function takes only what selects it (a sentence number) and returns a matplotlib Figure (a
-HeatFigure of heat tables for annotated matrices); the ``*_html`` helpers return ready HTML (tables,
-derivations) for snippets.
+Every helper takes what a snippet computed (arrays, LayerNormStats, attributions, a Derivation) and the
+sentence's words for the labels; it computes nothing the page is about.
 """
 
 from __future__ import annotations
 
 import html
 import itertools
+from collections.abc import Sequence
 
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-from transformer_math import SENTENCES, analysis_ffn, ops, preset, preset_trace
+from transformer_math import ops, preset
 from transformer_math.derivations import Derivation
-from transformer_math.preset import D_MODEL, DIM_NAMES, NEURON_NAMES
+from transformer_math.layernorm import LayerNormStats
+from transformer_math.preset import D_MODEL, DIM_NAMES, FIRING_THRESHOLD, NEURON_NAMES
 
 from .heat_table import ColourScale, HeatFigure, heat_figure, heat_table
+from .notes_attention_figs import DIM_LABELS, token_labels
 from .plots import format_number, unsigned_zero
 from .style import ACCENT, new_figure
 
-DIM_LABELS = tuple(f"d{d} {name}" for d, name in enumerate(DIM_NAMES))
 N_USED_UNITS = preset.N_SINGLE_DETECTORS + len(preset.AND_DETECTOR_FEATURES)  # h16 … h31 are unused
-
-
-def _words(n: int) -> list[str]:
-    return [f"T{t} {w}" for t, w in enumerate(preset.sentence(n).words)]
 
 
 def _m(value: float, fmt: str = "{:+.2f}") -> str:
@@ -36,55 +34,61 @@ def _m(value: float, fmt: str = "{:+.2f}") -> str:
 
 
 # ---------------------------------------------------------------------------------------------- §5, §7
-def _before_after(panels: list[tuple[str, np.ndarray]], stats: analysis_ffn.LayerNormStats, n: int) -> HeatFigure:
+def _before_after(panels: list[tuple[str, np.ndarray]], stats: LayerNormStats, words: Sequence[str]) -> HeatFigure:
     """One heat table per stage (each on its own scale); the last two, LayerNorm's input and output, carry
     each token's μ and σ after its row."""
-    words = _words(n)
+    words = token_labels(words)
     notes = {
         len(panels) - 2: [f"μ={_m(m)} σ={s:.2f}" for m, s in zip(stats.mean_in, stats.std_in, strict=True)],
         len(panels) - 1: [f"μ={_m(m)} σ={s:.2f}" for m, s in zip(stats.mean_out, stats.std_out, strict=True)],
     }
     short = [f"d{d}" for d in range(D_MODEL)]  # the dimensions are named once, on the first table
     tables = [
-        heat_table(matrix, words, DIM_LABELS if i == 0 else short, center=0.0, title=title,
-                   vertical_columns=i == 0, row_notes=notes.get(i, ()))
+        heat_table(
+            matrix,
+            words,
+            DIM_LABELS if i == 0 else short,
+            center=0.0,
+            title=title,
+            vertical_columns=i == 0,
+            row_notes=notes.get(i, ()),
+        )
         for i, (title, matrix) in enumerate(panels)
     ]
     return heat_figure(*tables)
 
 
-def ln1_before_after_figure(n: int) -> HeatFigure:
+def ln1_before_after_figure(
+    residual1: np.ndarray, ln1_out: np.ndarray, stats: LayerNormStats, words: Sequence[str]
+) -> HeatFigure:
     """residual1 = X + Y and ln1_out = LN(residual1), each token's μ and σ beside its row."""
-    tr = preset_trace(n)
-    panels = [("residual1 = X + Y", tr.residual1), ("ln1_out = LayerNorm(residual1)", tr.ln1_out)]
-    return _before_after(panels, analysis_ffn.ln1_stats(tr), n)
+    panels = [("residual1 = X + Y", residual1), ("ln1_out = LayerNorm(residual1)", ln1_out)]
+    return _before_after(panels, stats, words)
 
 
-def ln2_before_after_figure(n: int) -> HeatFigure:
+def ln2_before_after_figure(
+    ffn_out: np.ndarray, residual2: np.ndarray, ln2_out: np.ndarray, stats: LayerNormStats, words: Sequence[str]
+) -> HeatFigure:
     """ffn_out, residual2 = ln1_out + ffn_out and ln2_out = LN(residual2), with μ and σ per token."""
-    tr = preset_trace(n)
-    panels = [("ffn_out (FFN の書き戻し)", tr.ffn_out), ("residual2 = ln1_out + ffn_out", tr.residual2),
-              ("ln2_out = LayerNorm(residual2) (ブロックの出力)", tr.ln2_out)]  # fmt: skip
-    return _before_after(panels, analysis_ffn.ln2_stats(tr), n)
+    panels = [("ffn_out (FFN の書き戻し)", ffn_out), ("residual2 = ln1_out + ffn_out", residual2),
+              ("ln2_out = LayerNorm(residual2) (ブロックの出力)", ln2_out)]  # fmt: skip
+    return _before_after(panels, stats, words)
 
 
-def ln_stats_figure(which: str) -> Figure:
-    """μ_t and σ_t of every token of the eight sentences, before and after one LayerNorm (which = ln1, ln2)."""
-    if which not in ("ln1", "ln2"):
-        raise ValueError(f"which must be 'ln1' or 'ln2', got {which!r}")
-    stats_of = analysis_ffn.ln1_stats if which == "ln1" else analysis_ffn.ln2_stats
+def ln_stats_figure(stats: Sequence[LayerNormStats]) -> Figure:
+    """μ_t and σ_t of every token, before and after one LayerNorm; ``stats`` has one entry per sentence."""
     fig, axes = new_figure(9.0, 3.4, ncols=2, sharey=False)
-    x = np.arange(len(SENTENCES) * preset.T)
-    stats = [stats_of(preset_trace(s.number)) for s in SENTENCES]
+    x = np.arange(len(stats) * preset.T)
+    numbers = range(1, len(stats) + 1)
     for ax, before, after, title in (
         (axes[0], "mean_in", "mean_out", "トークンごとの平均 μ"),
         (axes[1], "std_in", "std_out", "トークンごとの標準偏差 σ"),
     ):
         ax.plot(x, np.concatenate([getattr(s, before) for s in stats]), "o", color=ACCENT[0], label="LN の前")
         ax.plot(x, np.concatenate([getattr(s, after) for s in stats]), "s", color=ACCENT[1], label="LN の後")
-        for b in range(1, len(SENTENCES)):
+        for b in range(1, len(stats)):
             ax.axvline(b * preset.T - 0.5, color="#888888", linewidth=0.5)
-        ax.set_xticks([(s.number - 1) * preset.T + 2 for s in SENTENCES], labels=[f"文{s.number}" for s in SENTENCES])
+        ax.set_xticks([(n - 1) * preset.T + 2 for n in numbers], labels=[f"文{n}" for n in numbers])
         ax.set_title(title)
         ax.grid(True, axis="y")
     # above the panels: inside the μ panel of LayerNorm 2 the legend covered data points
@@ -93,18 +97,18 @@ def ln_stats_figure(which: str) -> Figure:
 
 
 # ---------------------------------------------------------------------------------------------- §6
-def gelu_relu_figure() -> Figure:
-    """GELU (tanh form) against ReLU, with the firing threshold GELU(x) = 0.5 and GELU's negative minimum."""
-    x = np.linspace(-3.0, 3.0, 601)
+def gelu_relu_figure(
+    x: np.ndarray, gelu: np.ndarray, relu: np.ndarray, x_star: float, minimum: tuple[float, float]
+) -> Figure:
+    """GELU (tanh form) against ReLU over ``x``, the firing threshold GELU(x_star) = 0.5 and GELU's minimum."""
     fig, ax = new_figure(7.2, 4.0)
-    ax.plot(x, ops.relu(x), color=ACCENT[0], linewidth=1.8, linestyle="--", label="ReLU(x) = max(0, x)")
-    ax.plot(x, ops.gelu(x), color=ACCENT[1], linewidth=2.2, label="GELU(x) (tanh 近似)")
-    x_star = analysis_ffn.gelu_threshold()
-    ax.axhline(analysis_ffn.FIRING_THRESHOLD, color="#888888", linewidth=0.9, linestyle=":")
-    ax.plot([x_star], [analysis_ffn.FIRING_THRESHOLD], "o", color=ACCENT[2], markersize=7)
+    ax.plot(x, relu, color=ACCENT[0], linewidth=1.8, linestyle="--", label="ReLU(x) = max(0, x)")
+    ax.plot(x, gelu, color=ACCENT[1], linewidth=2.2, label="GELU(x) (tanh 近似)")
+    ax.axhline(FIRING_THRESHOLD, color="#888888", linewidth=0.9, linestyle=":")
+    ax.plot([x_star], [FIRING_THRESHOLD], "o", color=ACCENT[2], markersize=7)
     ax.annotate(f"GELU(x) = 0.5 となる x = {x_star:.3f}\n(これを超えると「発火」)", (x_star, 0.5), (1.15, -0.1),
                 fontsize=9, arrowprops={"arrowstyle": "->", "color": "#888888"})  # fmt: skip
-    x_min, y_min = analysis_ffn.gelu_minimum()
+    x_min, y_min = minimum
     ax.plot([x_min], [y_min], "v", color=ACCENT[3], markersize=7)
     ax.annotate(f"最小値 {_m(y_min, '{:+.3f}')} (x = {_m(x_min, '{:+.3f}')})", (x_min, y_min), (-2.9, 0.9),
                 fontsize=9, arrowprops={"arrowstyle": "->", "color": "#888888"})  # fmt: skip
@@ -118,13 +122,12 @@ def gelu_relu_figure() -> Figure:
     return fig
 
 
-def ffn_h_figure(n: int) -> HeatFigure:
+def ffn_h_figure(ffn_h: np.ndarray, words: Sequence[str]) -> HeatFigure:
     """ffn_h (T × the 16 used units) with the detector names; cells above the firing threshold framed."""
-    tr = preset_trace(n)
-    h = tr.ffn_h[:, :N_USED_UNITS]
-    firing = zip(*np.nonzero(h > analysis_ffn.FIRING_THRESHOLD), strict=True)
+    h = ffn_h[:, :N_USED_UNITS]
+    firing = zip(*np.nonzero(h > FIRING_THRESHOLD), strict=True)
     scale = ColourScale.for_values(None, cmap="viridis", vmin=0.0, vmax=max(2.1, float(h.max())))
-    table = heat_table(h, _words(n), list(NEURON_NAMES[:N_USED_UNITS]), scale=scale, vertical_columns=True,
+    table = heat_table(h, token_labels(words), list(NEURON_NAMES[:N_USED_UNITS]), scale=scale, vertical_columns=True,
                        framed_cells=firing)  # fmt: skip
     return heat_figure(table)
 
@@ -133,26 +136,30 @@ ATTRIBUTION_COLUMNS = ("ffn_pre", "W_P なしの ffn_pre", "W_E 自分", "W_E �
                        "ffn_h", "W_P なしの ffn_h")  # fmt: skip
 
 
-def detector_attribution_figure(n: int) -> HeatFigure:
-    """One row per firing detector of sentence n, its verdict in the row label: ffn_pre and ffn_pre in the
-    forward without W_P (route 2) first, then route 1's four parts and the bias (they sum to ffn_pre), then
-    ffn_h with and without W_P. Without W_P, a detector that no longer fires has its cell framed dashed."""
-    rows = analysis_ffn.detector_attributions(n)
+def detector_attribution_figure(rows) -> HeatFigure:
+    """One row per firing detector (``rows``: DetectorAttributions of one sentence), its verdict in the row label:
+    ffn_pre and ffn_pre in the forward without W_P (route 2) first, then route 1's four parts and the bias (they
+    sum to ffn_pre), then ffn_h with and without W_P. A detector that no longer fires without W_P is framed dashed."""
     if not rows:
-        raise ValueError(f"no detector fires in sentence {n}")
+        raise ValueError("no detector fires in this sentence: nothing to draw")
     matrix = np.array([[a.ffn_pre, a.pre_without_position, a.own_tok, a.attn_tok, a.own_pos, a.attn_pos, a.bias,
                         a.ffn_h, a.h_without_position] for a in rows])  # fmt: skip
-    threshold = analysis_ffn.gelu_threshold()
     labels = [f"T{a.t} {a.word} · {NEURON_NAMES[a.k]} · {a.verdict}" for a in rows]
-    table = heat_table(matrix, labels, ATTRIBUTION_COLUMNS, center=0.0, corner="検出器 · 判定",
-                       vertical_columns=True, divider_before=(2, 7),
-                       dashed_cells=[(i, 1) for i, a in enumerate(rows) if a.pre_without_position <= threshold])
+    table = heat_table(
+        matrix,
+        labels,
+        ATTRIBUTION_COLUMNS,
+        center=0.0,
+        corner="検出器 · 判定",
+        vertical_columns=True,
+        divider_before=(2, 7),
+        dashed_cells=[(i, 1) for i, a in enumerate(rows) if a.needs_position],
+    )
     return heat_figure(table)
 
 
-def pe_column_mean_figure() -> Figure:
+def pe_column_mean_figure(means: np.ndarray) -> Figure:
     """What W_P adds to every token alike: its mean over the T positions, per dimension (cos columns ≈ 1)."""
-    means = analysis_ffn.pe_column_means()
     fig, ax = new_figure(9.0, 3.2)
     colours = [ACCENT[1] if d in (9, 11) else ACCENT[0] for d in range(D_MODEL)]
     ax.bar(np.arange(D_MODEL), means, color=colours)
@@ -167,20 +174,11 @@ def pe_column_mean_figure() -> Figure:
 
 
 # ---------------------------------------------------------------------------------------------- §8
-def block_flow_figure() -> Figure:
-    """The block top to bottom: each stage with its shape read from a real trace, residual paths on the side."""
-    tr = preset_trace(1)
-    stages = [
-        ("tokens", "token id の列", tr.tokens.shape),
-        ("X = W_E[tokens] + W_P", "埋め込み + 位置", tr.X.shape),
-        ("Q, K, V = X·W_Q, X·W_K, X·W_V", "ヘッドに分割", tr.Q.shape),
-        ("scores = Q·K^T/√d_k, attn = softmax", "ヘッドごと", tr.attn.shape),
-        ("out = attn·V → concat → Y = concat·W_O", "ヘッドを連結", tr.Y.shape),
-        ("ln1_out = LayerNorm(X + Y)", "残差 + LN 1", tr.ln1_out.shape),
-        ("ffn_h = GELU(ln1_out·W1 + b1)", "トークンごと", tr.ffn_h.shape),
-        ("ffn_out = ffn_h·W2 + b2", "書き戻し", tr.ffn_out.shape),
-        ("ln2_out = LayerNorm(ln1_out + ffn_out)", "残差 + LN 2 = 出力", tr.ln2_out.shape),
-    ]
+def block_flow_figure(stages: Sequence[tuple[str, str, tuple[int, ...]]]) -> Figure:
+    """The block top to bottom: each stage (formula, note, shape) in a box, residual paths on the side.
+
+    The residual arrows run from the stage of X (index 1) and of ln1_out (index 5) to the LayerNorms after them.
+    """
     fig, ax = new_figure(8.6, 8.4)
     ax.set_xlim(0, 10)
     ax.set_ylim(-0.5, len(stages) * 1.0)
@@ -206,18 +204,7 @@ def block_flow_figure() -> Figure:
     return fig
 
 
-# ---------------------------------------------------------------------------------------------- tables, math
-def table_html(headers: list[str], rows: list[list[str]], caption: str | None = None) -> str:
-    """A plain HTML table; Material styles it like a Markdown table. Cells are escaped."""
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return (
-        # a bare <table>: Material's script wraps it in its scrollable container (a second wrapper breaks the scroll)
-        f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-    )
-
-
+# ---------------------------------------------------------------------------------------------- math
 def _tex_number(value: float, decimals: int = 4) -> str:
     return f"{value:.{decimals}f}"
 

@@ -1,31 +1,26 @@
-"""Figures of the chapter's second half (training, why self-attention, BERT/GPT) and of the scale notes.
+"""Drawing helpers of the chapter's second half (training, why self-attention, BERT/GPT) and of the scale notes.
 
-Each function computes with :mod:`transformer_math` and returns a matplotlib Figure in the house style; a
-snippet passes it to :func:`transformer_figures.show` with alt text.
+Each helper takes what a snippet computed (curves, counts, ParamCounts) and returns a matplotlib Figure in the
+house style; it computes nothing the page is about.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from transformer_math import comparisons, counting, schedules
-
 from .style import ACCENT, INK, new_figure
 
 
-def noam_schedule(d_model: int = schedules.D_MODEL, warmup: int = schedules.WARMUP_STEPS, steps: int = 40_000):
-    """The Noam learning rate over ``steps``, with the peak marked and the two branches drawn thin."""
-    if steps <= warmup:
-        raise ValueError(f"steps must exceed warmup = {warmup} so the decay shows, got {steps}")
-    step = np.arange(1, steps + 1)
-    lr = schedules.noam_lr(step, d_model, warmup)
-    rise = d_model**-0.5 * step * float(warmup) ** -1.5
-    decay = d_model**-0.5 * step**-0.5
-    peak_step = schedules.noam_peak_step(warmup)
-    peak_lr = schedules.noam_peak_lr(d_model, warmup)
-
+def noam_schedule(step: np.ndarray, lr: np.ndarray, rise: np.ndarray, decay: np.ndarray, peak: tuple[int, float]):
+    """The learning rate ``lr`` over ``step``, the two branches ``rise`` and ``decay`` drawn thin, the peak marked."""
+    peak_step, peak_lr = peak
+    steps = int(step[-1])
+    if steps <= peak_step:
+        raise ValueError(f"step must run past the peak step {peak_step} so the decay shows, got steps up to {steps}")
     fig, ax = new_figure(6.8, 3.6)
     ax.plot(step, rise, color=ACCENT[0], lw=1.0, ls=":", label=r"$\mathrm{step}\cdot T_w^{-3/2}$ の枝（増加）")
     ax.plot(step, decay, color=ACCENT[1], lw=1.0, ls="--", label=r"$\mathrm{step}^{-1/2}$ の枝（減衰）")
@@ -48,12 +43,11 @@ def noam_schedule(d_model: int = schedules.D_MODEL, warmup: int = schedules.WARM
     return fig
 
 
-def label_smoothing_target(label: int, vocab: list[str], epsilon: float = schedules.LABEL_SMOOTHING) -> Figure:
+def label_smoothing_figure(onehot: np.ndarray, smooth: np.ndarray, vocab: Sequence[str], epsilon: float) -> Figure:
     """One-hot target against the smoothed target over a small vocabulary: full scale on top, and below the
     same bars with the vertical axis zoomed so that the ε/K given to every other word is visible."""
     k = len(vocab)
-    onehot = schedules.label_smoothing_target(label, k, 0.0)
-    smooth = schedules.label_smoothing_target(label, k, epsilon)
+    label = int(np.argmax(onehot))
     x = np.arange(k)
     fig, (top, zoom) = new_figure(7.2, 4.6, nrows=2, sharex=True, height_ratios=(2, 1))
     for ax in (top, zoom):
@@ -72,27 +66,19 @@ def label_smoothing_target(label: int, vocab: list[str], epsilon: float = schedu
     return fig
 
 
-def cost_vs_n(d: int = 512, k: int = 3, r: int = 32, n_max: int = 4096) -> Figure:
-    """Multiplies per layer against sequence length n (log–log) for the four layer kinds of Table 1."""
-    n = np.unique(np.geomspace(8, n_max, 200).astype(int))
-    rows = {
-        "Self-Attention  n²·d": [counting.self_attention_multiplies(int(v), d) for v in n],
-        "Recurrent  n·d²": [counting.recurrent_multiplies(int(v), d) for v in n],
-        f"Convolution (k = {k})  k·n·d²": [counting.convolutional_multiplies(int(v), d, k) for v in n],
-        f"制限付き Self-Attention (r = {r})  r·n·d": [
-            counting.restricted_attention_multiplies(int(v), d, r) for v in n
-        ],
-    }
+def cost_vs_n(n: np.ndarray, rows: Mapping[str, Sequence[int]], cross: tuple[int, int], d: int) -> Figure:
+    """Multiplies per layer against sequence length n (log–log), one curve per layer kind of Table 1;
+    ``cross`` = (n, multiplies) where self-attention meets the recurrent layer."""
     styles = ["-", "--", "-.", ":"]
     fig, ax = new_figure(6.8, 4.2)
     for (label, values), color, ls in zip(rows.items(), ACCENT, styles, strict=True):
         ax.plot(n, values, color=color, ls=ls, lw=2.0, label=label)
-    cross = comparisons.crossover_n(d)
-    ax.axvline(cross, color=INK, lw=0.8, alpha=0.6)
-    ax.axvspan(n[0], cross, color=ACCENT[0], alpha=0.08, lw=0)
+    cross_n, cross_value = cross
+    ax.axvline(cross_n, color=INK, lw=0.8, alpha=0.6)
+    ax.axvspan(n[0], cross_n, color=ACCENT[0], alpha=0.08, lw=0)
     ax.annotate(
-        f"n = d = {cross}\nここより左では\nSelf-Attention の方が安い",
-        (cross, counting.recurrent_multiplies(cross, d)),
+        f"n = d = {cross_n}\nここより左では\nSelf-Attention の方が安い",
+        (cross_n, cross_value),
         xytext=(0.04, 0.96),
         textcoords="axes fraction",
         va="top",
@@ -108,19 +94,12 @@ def cost_vs_n(d: int = 512, k: int = 3, r: int = 32, n_max: int = 4096) -> Figur
     return fig
 
 
-def path_length_vs_n(k: int = 3, r: int = 33, n_max: int = 1024) -> Figure:
-    """Layers needed before the first and the last of n positions interact, per layer kind."""
-    n = np.unique(np.geomspace(2, n_max, 60).astype(int))
-    attention = np.ones_like(n)
-    recurrent = [counting.layer_complexity("recurrent").max_path_length(int(v)) for v in n]
-    conv = [counting.layer_complexity("convolutional").max_path_length(int(v), k=k) for v in n]
-    window = [comparisons.window_reach_layers(int(v), r) for v in n]
+def path_length_vs_n(n: np.ndarray, curves: Mapping[str, Sequence[int]]) -> Figure:
+    """Layers needed before the first and the last of n positions interact, one step curve per layer kind."""
     fig, ax = new_figure(6.8, 3.8)
-    ax.step(n, attention, where="post", color=ACCENT[0], lw=2.0, label="Self-Attention: 1")
-    ax.step(n, recurrent, where="post", color=ACCENT[1], lw=2.0, ls="--", label="Recurrent: n")
-    conv_label = f"膨張 Conv (k = {k}): " + r"$\lceil \log_k n \rceil$"
-    ax.step(n, conv, where="post", color=ACCENT[2], lw=2.0, ls="-.", label=conv_label)
-    ax.step(n, window, where="post", color=ACCENT[3], lw=2.0, ls=":", label=f"制限付き (r = {r}): 窓を伝播")
+    styles = ("-", "--", "-.", ":")
+    for (label, layers), color, ls in zip(curves.items(), ACCENT, styles, strict=False):
+        ax.step(n, layers, where="post", color=color, lw=2.0, ls=ls, label=label)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
     ax.set_xlabel("系列長 n")
@@ -130,21 +109,8 @@ def path_length_vs_n(k: int = 3, r: int = 33, n_max: int = 1024) -> Figure:
     return fig
 
 
-def block_cost_breakdown(d_model: int = 512, d_ff: int = 2048, n_max: int = 4096) -> Figure:
-    """Share of each component in one encoder block's multiplies, against n (stacked, fractions)."""
-    n = np.unique(np.geomspace(16, n_max, 120).astype(int))
-    parts: dict[str, list[int]] = {
-        "Q, K, V の射影": [],
-        "スコア $QK^T$ と重み付き和 $AV$": [],
-        "出力の射影 $W_O$": [],
-        "FFN": [],
-    }
-    for v in n:
-        m = counting.attention_multiplies(int(v), int(v), d_model)
-        parts["Q, K, V の射影"].append(m["q_projection"] + m["k_projection"] + m["v_projection"])
-        parts["スコア $QK^T$ と重み付き和 $AV$"].append(m["scores"] + m["weighted_sum"])
-        parts["出力の射影 $W_O$"].append(m["o_projection"])
-        parts["FFN"].append(counting.ffn_multiplies(int(v), d_model, d_ff))
+def block_cost_breakdown(n: np.ndarray, parts: Mapping[str, Sequence[int]], d_model: int, d_ff: int) -> Figure:
+    """Share of each component (``parts``: label → multiplies per n) in one block's multiplies, stacked."""
     values = np.array(list(parts.values()), dtype=float)
     shares = values / values.sum(axis=0)
     fig, ax = new_figure(6.8, 3.8)
@@ -159,24 +125,13 @@ def block_cost_breakdown(d_model: int = 512, d_ff: int = 2048, n_max: int = 4096
     return fig
 
 
-def parameters_rough_vs_exact(n_tokens: int = 512, d_model: int = 512, d_ff: int = 2048) -> Figure:
-    """Horizontal log bars: the notes' rough counts beside the exact ones, block and perceptron."""
-    rows = [
-        ("ブロック（ノートの概算 2Mi）", counting.ROUGH_BLOCK_ESTIMATE, ACCENT[0], 0.45),
-        (
-            "ブロック（重みのみ・厳密）",
-            counting.block_params(d_model, d_ff, bias=False, layer_norm=False),
-            ACCENT[0],
-            1,
-        ),
-        ("ブロック（バイアス・LN 込み）", counting.block_params(d_model, d_ff), ACCENT[0], 1),
-        ("パーセプトロン（ノートの概算 64Gi）", counting.ROUGH_PERCEPTRON_ESTIMATE, ACCENT[1], 0.45),
-        ("パーセプトロン（$512^4$・厳密）", counting.perceptron_params(n_tokens, d_model), ACCENT[1], 1),
-    ]
+def parameters_rough_vs_exact(rows: Sequence[tuple[str, int, int, bool]]) -> Figure:
+    """Horizontal log bars, one per (label, count, group, rough): group 0 = the block, 1 = the perceptron; the
+    notes' rough counts are drawn pale beside the exact ones."""
     fig, ax = new_figure(7.0, 3.0)
     y = np.arange(len(rows))[::-1]
-    for yi, (_label, value, color, alpha) in zip(y, rows, strict=True):
-        ax.barh(yi, value, color=color, alpha=alpha, height=0.6)
+    for yi, (_label, value, group, rough) in zip(y, rows, strict=True):
+        ax.barh(yi, value, color=ACCENT[group], alpha=0.45 if rough else 1.0, height=0.6)
         ax.text(value * 1.4, yi, f"{value:,}", va="center", fontsize=9)
     ax.set_yticks(y, [row[0] for row in rows], fontsize=9)
     ax.set_xscale("log")
@@ -189,7 +144,7 @@ def parameters_rough_vs_exact(n_tokens: int = 512, d_model: int = 512, d_ff: int
 def parameter_shares(models) -> Figure:
     """Horizontal bars (fractions): embeddings, Transformer layers and the rest, for each ParamCount."""
     if not models:
-        raise ValueError("models must hold at least one counting.ParamCount, got none")
+        raise ValueError("models must hold at least one ParamCount (transformer_math.counting), got none")
     names = [m.name for m in models]
     emb = np.array([m["embeddings"] / m.total for m in models])
     layers = np.array([m["layers"] / m.total for m in models])
@@ -209,14 +164,14 @@ def parameter_shares(models) -> Figure:
     return fig
 
 
-def dot_vs_cos() -> Figure:
-    """Scatter of dot product against cosine for every pair of tokens in the eight preset sentences:
-    before LayerNorm (X) the norms scatter the points; after it (ln1_out, dot / d_model) they sit on y = x."""
+def dot_vs_cos(pairs: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> Figure:
+    """Dot product against cosine for every token pair; ``pairs[stage] = (dots, coss)`` for "X" and "ln1_out":
+    before LayerNorm the norms scatter the points, after it (dot / d_model) they sit on y = x."""
     fig, axes = new_figure(7.2, 3.4, ncols=2)
     titles = {"X": "ブロックの入力 X（正規化なし）", "ln1_out": "LayerNorm の後 ln1_out"}
     ylabels = {"X": "内積", "ln1_out": "内積 / d_model"}
     for ax, stage, color in zip(axes, ("X", "ln1_out"), (ACCENT[1], ACCENT[0]), strict=True):
-        dots, coss = comparisons.preset_dot_cos(stage)
+        dots, coss = pairs[stage]
         ax.scatter(coss, dots, s=14, color=color, alpha=0.8, linewidths=0)
         if stage == "ln1_out":
             lo, hi = float(coss.min()), float(coss.max())

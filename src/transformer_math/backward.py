@@ -37,12 +37,12 @@ from functools import cache
 import numpy as np
 
 from . import ops, preset
+from .activations import gelu_derivative  # GELU′ of the tanh form (the activation's own module)
 from .block import BlockTrace, BlockWeights, forward_from_embeddings
 
 SEQUENCE_LENGTH = preset.T
 """The preset's task is five-word sentences; a loss on any other length is an error."""
 
-GELU_SQRT_2_OVER_PI = np.sqrt(2.0 / np.pi)
 
 WEIGHT_NAMES: tuple[str, ...] = tuple(f.name for f in fields(BlockWeights) if f.name not in ("n_heads", "eps"))
 """Every trainable weight of the block, in the order of ``BlockWeights``."""
@@ -186,18 +186,6 @@ def linear_backward(x: np.ndarray, W: np.ndarray, d_y: np.ndarray) -> tuple[np.n
     ∂L/∂x = ∂L/∂y·Wᵀ (T, m),  ∂L/∂W = xᵀ·∂L/∂y (m, n),  ∂L/∂b = Σ_t ∂L/∂y (n,).
     """
     return d_y @ W.T, x.T @ d_y, d_y.sum(axis=0)
-
-
-def gelu_derivative(x: np.ndarray) -> np.ndarray:
-    """GELU′ of the tanh form, elementwise. With u = √(2/π)(x + 0.044715x³) and t = tanh u:
-
-    GELU′(x) = ½(1 + t) + ½x(1 − t²)·√(2/π)(1 + 3·0.044715x²).
-    """
-    x = np.asarray(x, dtype=np.float64)
-    u = GELU_SQRT_2_OVER_PI * (x + ops.GELU_CUBIC_COEFF * x**3)
-    t = np.tanh(u)
-    du_dx = GELU_SQRT_2_OVER_PI * (1.0 + 3.0 * ops.GELU_CUBIC_COEFF * x**2)
-    return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t**2) * du_dx
 
 
 def activation_backward(ffn_pre: np.ndarray, d_ffn_h: np.ndarray) -> np.ndarray:
@@ -414,7 +402,7 @@ def preset_gradients(sentence_number: int, position: int) -> BlockGradients:
 
     Cached like ``preset_trace`` (pages cite it many times; its arrays are read-only).
     """
-    return backward(preset.build_preset(), preset.sentence(sentence_number).token_ids, position)
+    return backward(preset.preset_weights(), preset.sentence(sentence_number).token_ids, position)
 
 
 def gradient_norms(grads: BlockGradients) -> dict[str, float]:

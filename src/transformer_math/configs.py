@@ -34,6 +34,7 @@ class TransformerConfig:
     adam_beta2: float
     adam_eps: float
     warmup_steps: int
+    train_steps: int  # §5.2: base models 100,000 steps (about 12 hours on 8 P100 GPUs), big models 300,000
 
     def __post_init__(self) -> None:
         if self.n_heads * self.d_k != self.d_model or self.n_heads * self.d_v != self.d_model:
@@ -69,6 +70,7 @@ TRANSFORMER_BASE = TransformerConfig(
     adam_beta2=0.98,
     adam_eps=1e-9,
     warmup_steps=4000,
+    train_steps=100_000,
 )
 """The base model: Vaswani et al. 2017, §3.1–3.3 and Table 3 (row "base"), §5.3–5.4."""
 
@@ -88,6 +90,7 @@ TRANSFORMER_BIG = TransformerConfig(
     adam_beta2=0.98,
     adam_eps=1e-9,
     warmup_steps=4000,
+    train_steps=300_000,
 )
 """The big model: Vaswani et al. 2017, Table 3 (row "big"; P_drop = 0.3 for English–German)."""
 

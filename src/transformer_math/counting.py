@@ -13,11 +13,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
+from .block import BlockWeights
 from .configs import BertConfig, GPTConfig, TransformerConfig
 
 MULTIPLY_ADD_FLOPS = 2
 
-# The rough notes (seed 000): "block ≈ 2Mi, perceptron ≈ 64Gi, ratio 32·1024". Kept as data so a page
+# The scale notes' rough counts: "block ≈ 2Mi, perceptron ≈ 64Gi, ratio 32·1024". Kept as data so a page
 # can set them beside the exact counts below.
 ROUGH_BLOCK_ESTIMATE = 2 * 2**20
 ROUGH_PERCEPTRON_ESTIMATE = 64 * 2**30
@@ -74,6 +77,40 @@ def block_params(d_model: int, d_ff: int, bias: bool = True, layer_norm: bool = 
     """
     total = attention_params(d_model, bias=bias) + ffn_params(d_model, d_ff, bias)
     return total + (2 * layer_norm_params(d_model) if layer_norm else 0)
+
+
+def block_weight_terms(d_model: int, d_ff: int) -> dict[str, int]:
+    """The weight matrices of one encoder block, one term each (no biases, no LayerNorm); they sum to
+    ``block_params(d_model, d_ff, bias=False, layer_norm=False)``."""
+    d, f = _positive("d_model", d_model), _positive("d_ff", d_ff)
+    square = linear_params(d, d, bias=False)
+    return {"W_Q": square, "W_K": square, "W_V": square, "W_O": square,
+            "W_1": linear_params(d, f, bias=False), "W_2": linear_params(f, d, bias=False)}  # fmt: skip
+
+
+def block_small_terms(d_model: int, d_ff: int) -> dict[str, int]:
+    """What the weights-only count leaves out: the biases and the two LayerNorms' γ and β."""
+    d, f = _positive("d_model", d_model), _positive("d_ff", d_ff)
+    return {"b_Q, b_K, b_V, b_O": 4 * d, "b_1": f, "b_2": d, "LayerNorm γ, β": 2 * layer_norm_params(d)}
+
+
+def learned_position_params(max_len: int, d_model: int) -> int:
+    """A learned position table has one d_model vector per position: max_len · d_model parameters."""
+    return _positive("max_len", max_len) * _positive("d_model", d_model)
+
+
+def weight_sizes(weights: BlockWeights, embedding: bool = True) -> dict[str, int]:
+    """Entries of every parameter array of ``weights``, counted from the arrays (W_E left out if not ``embedding``)."""
+    return {
+        name: int(value.size)
+        for name, value in vars(weights).items()
+        if isinstance(value, np.ndarray) and (embedding or name != "W_E")
+    }
+
+
+def nonzero_entries(weights: BlockWeights, embedding: bool = True) -> dict[str, int]:
+    """How many entries of each parameter array are not 0 (a hand-set preset leaves most of them 0)."""
+    return {name: int(np.count_nonzero(getattr(weights, name))) for name in weight_sizes(weights, embedding)}
 
 
 def decoder_block_params(d_model: int, d_ff: int, bias: bool = True, layer_norm: bool = True) -> int:
@@ -286,3 +323,64 @@ def layer_complexity(kind: str) -> LayerComplexity:
         if row.kind == kind:
             return row
     raise ValueError(f"kind must be one of {[row.kind for row in LAYER_COMPLEXITY]}, got {kind!r}")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Where one cost overtakes another
+# ---------------------------------------------------------------------------------------------------
+
+
+def crossover_n(d: int) -> int:
+    """The sequence length where self-attention's n²·d reaches a recurrent layer's n·d²: n = d.
+
+    Found by comparing the integer counts for n = 1, 2, …, so a test can hold it to the algebra.
+    """
+    n = 1
+    while self_attention_multiplies(n, d) < recurrent_multiplies(n, d):
+        n += 1
+    return n
+
+
+def first_n_where_core_exceeds(d_model: int, d_ff: int, other: str) -> int:
+    """Smallest n where scores + weighted sum (2·n²·d) are at least ``other`` of the same block.
+
+    ``other``: "projections" (Q, K, V and O: 4·n·d²) or "ffn" (2·n·d·d_ff). Found by stepping n, so a test
+    can compare it with the algebra (n = 2·d and n = d_ff).
+    """
+    if other not in ("projections", "ffn"):
+        raise ValueError(f"other must be 'projections' or 'ffn', got {other!r}")
+    _positive("d_model", d_model)
+    _positive("d_ff", d_ff)
+    n = 1
+    while True:
+        m = attention_multiplies(n, n, d_model)
+        core = m["scores"] + m["weighted_sum"]
+        if other == "ffn":
+            rest = ffn_multiplies(n, d_model, d_ff)
+        else:
+            rest = m["q_projection"] + m["k_projection"] + m["v_projection"] + m["o_projection"]
+        if core >= rest:
+            return n
+        n += 1
+
+
+def window_reach_layers(n: int, r: int) -> int:
+    """Layers of a centred local window (each position sees i − (r−1)/2 … i + (r−1)/2, r odd) until the first
+    of n positions has reached the last.
+
+    Computed by propagating reachability one layer at a time, not from the closed form ⌈(n−1) / ((r−1)/2)⌉,
+    so a test can compare the two.
+    """
+    _positive("n", n)
+    if _positive("r", r) < 3 or r % 2 == 0:
+        raise ValueError(f"r must be an odd window of at least 3 (centred on the position), got {r}")
+    half = (r - 1) // 2
+    idx = np.arange(n)
+    adjacency = np.abs(idx[None, :] - idx[:, None]) <= half  # [i, j]: i and j share a window
+    reach = np.zeros(n, dtype=bool)
+    reach[0] = True
+    layers = 0
+    while not reach[-1]:
+        reach = adjacency[reach].any(axis=0)
+        layers += 1
+    return layers

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import ops
 from .block import BlockTrace, BlockWeights
-from .preset import build_preset
+from .preset import preset_weights
 
 STAGES: tuple[str, ...] = ("scores", "attn", "ln1_out", "ffn_h", "ln2_out")
 
@@ -141,13 +141,13 @@ def derive_attn(trace: BlockTrace, head: int, i: int, j: int) -> Derivation:
 
 def derive_ln1(trace: BlockTrace, t: int, d: int, weights: BlockWeights | None = None) -> Derivation:
     """ln1_out[t, d] from residual1[t, :] through μ_t, σ²_t and √(σ²_t + ε); γ, β from ``weights``."""
-    w = weights if weights is not None else _preset()
+    w = weights if weights is not None else preset_weights()
     return _derive_layer_norm("ln1_out", _check_trace(trace).residual1, "residual1", t, d, w.ln1_gamma, w.ln1_beta, w)
 
 
 def derive_ln2(trace: BlockTrace, t: int, d: int, weights: BlockWeights | None = None) -> Derivation:
     """ln2_out[t, d] from residual2[t, :] = ln1_out + ffn_out through μ_t, σ²_t and √(σ²_t + ε)."""
-    w = weights if weights is not None else _preset()
+    w = weights if weights is not None else preset_weights()
     der = _derive_layer_norm("ln2_out", _check_trace(trace).residual2, "residual2", t, d, w.ln2_gamma, w.ln2_beta, w)
     t, d = der.index
     parts = (
@@ -236,7 +236,7 @@ def derive(trace: BlockTrace, stage: str, index: tuple[int, ...], weights: Block
     expected = 3 if stage in ("scores", "attn") else 2
     if not isinstance(index, (tuple, list)) or len(index) != expected:
         raise ValueError(f"index for {stage} must be a tuple of {expected} integers, got {index!r}")
-    w = weights if weights is not None else _preset()
+    w = weights if weights is not None else preset_weights()
     if stage == "scores":
         return derive_score(trace, *index)
     if stage == "attn":
@@ -291,16 +291,6 @@ def trace_value(trace: BlockTrace, der: Derivation) -> float:
 # ---------------------------------------------------------------- argument checks
 
 
-def _preset() -> BlockWeights:
-    global _PRESET
-    if _PRESET is None:
-        _PRESET = build_preset()
-    return _PRESET
-
-
-_PRESET: BlockWeights | None = None
-
-
 def _check_trace(trace: object) -> BlockTrace:
     if not isinstance(trace, BlockTrace):
         raise ValueError(f"trace must be a BlockTrace (e.g. preset_trace(1)), got {type(trace).__name__}")
@@ -309,7 +299,7 @@ def _check_trace(trace: object) -> BlockTrace:
 
 def _check_weights(weights: object, d_model: int) -> None:
     if not isinstance(weights, BlockWeights):
-        raise ValueError(f"weights must be BlockWeights (e.g. build_preset()), got {type(weights).__name__}")
+        raise ValueError(f"weights must be BlockWeights (e.g. preset_weights()), got {type(weights).__name__}")
     if weights.d_model != d_model:
         raise ValueError(f"weights.d_model = {weights.d_model} does not match the trace's d_model = {d_model}")
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import numpy as np
 
 GELU_CUBIC_COEFF = 0.044715
+GELU_SQRT_2_OVER_PI = float(np.sqrt(2.0 / np.pi))  # √(2/π) of the tanh form
 LAYER_NORM_EPS = 1e-5
 PE_BASE = 10000.0
 
@@ -51,7 +52,7 @@ def layer_norm(
 def gelu(x: np.ndarray) -> np.ndarray:
     """GELU in its tanh form: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). Elementwise."""
     x = np.asarray(x, dtype=np.float64)
-    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + GELU_CUBIC_COEFF * x**3)))
+    return 0.5 * x * (1.0 + np.tanh(GELU_SQRT_2_OVER_PI * (x + GELU_CUBIC_COEFF * x**3)))
 
 
 def relu(x: np.ndarray) -> np.ndarray:
@@ -193,6 +194,18 @@ def post_ln(x: np.ndarray, sublayer: Sublayer, norm: Norm = layer_norm) -> np.nd
 def pre_ln(x: np.ndarray, sublayer: Sublayer, norm: Norm = layer_norm) -> np.ndarray:
     """Pre-LN wiring: x + Sublayer(LayerNorm(x)); the residual path is never normalised."""
     return x + sublayer(norm(x))
+
+
+def dropout(x: np.ndarray, p: float, rng: np.random.Generator | int) -> np.ndarray:
+    """Inverted dropout: zero each entry with probability p, scale the survivors by 1/(1 − p). Same shape out.
+
+    The scaling keeps the expected value of every entry, so nothing changes at inference (no dropout there).
+    """
+    if not 0.0 <= p < 1.0:
+        raise ValueError(f"p must be in [0, 1), got {p!r}")
+    generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    keep = generator.random(np.shape(x)) >= p
+    return np.where(keep, np.asarray(x, dtype=np.float64) / (1.0 - p), 0.0)
 
 
 def _require_even_positive(n: int, name: str) -> None:

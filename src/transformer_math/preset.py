@@ -1,16 +1,22 @@
-"""The hand-crafted "japanese-mini" preset, built from its rules (see PRESET.md).
+"""The hand-crafted "japanese-mini" preset, built from its rules, and the cached trace of each example sentence.
 
-Nothing here is a pasted weight table: W_E comes from each word's category, features and identity
-trace; W_Q/W_K from the three bonds; W1/b1/W2 from the detector neurons.
+Nothing here is a pasted weight table: W_E comes from each word's category, features and identity trace;
+W_Q/W_K from the three bonds; W1/b1/W2 from the detector neurons. :func:`preset_weights` and
+:func:`preset_trace` are the one cached copy of the weights and of each sentence's forward pass that every
+module and page reads (their arrays are read-only, so no reader can change what another sees).
+
+>>> round(float(preset_trace(1).scores[0, 2, 3]), 3)
+3.526
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import cache
 
 import numpy as np
 
-from .block import BlockWeights
+from .block import BlockTrace, BlockWeights, forward
 
 T = 5
 D_MODEL = 16
@@ -74,6 +80,8 @@ AND_DETECTOR_BIAS = -0.5
 AND_DETECTOR_WEIGHT = 0.6
 AND_WRITE_BACK = 0.5
 N_SINGLE_DETECTORS = 12
+FIRING_THRESHOLD = 0.5
+"""ffn_h above this counts as "the detector fires" (GELU(x) = 0.5 at x ≈ 0.668)."""
 # AND detectors h12…h15: noun ∧ one semantic feature each
 AND_DETECTOR_FEATURES: tuple[int, ...] = (8, 9, 10, 11)
 
@@ -142,6 +150,24 @@ def sentence(sentence_number: int) -> Sentence:
     return SENTENCES[sentence_number - 1]
 
 
+@cache
+def preset_weights() -> BlockWeights:
+    """The preset's weights, built once; every array is read-only (``build_preset()`` gives a fresh, writable copy)."""
+    weights = build_preset()
+    for f in fields(weights):
+        value = getattr(weights, f.name)
+        if isinstance(value, np.ndarray):
+            value.setflags(write=False)
+    return weights
+
+
+@cache
+def preset_trace(sentence_number: int) -> BlockTrace:
+    """The forward pass of the preset block on example sentence 1 … 8, computed once per sentence."""
+    return forward(preset_weights(), sentence(sentence_number).token_ids)
+
+
+# --8<-- [start:build_embedding]
 def build_embedding() -> np.ndarray:
     """W_E (vocab × d_model): 3.0 at the category, 1.0 at each feature, 0.3 at the trace dimension."""
     W_E = np.zeros((VOCAB_SIZE, D_MODEL))
@@ -151,6 +177,7 @@ def build_embedding() -> np.ndarray:
         W_E[row, list(features)] = FEATURE_VALUE
         W_E[row, TRACE_BASE + row % 4] = TRACE_VALUE
     return W_E
+    # --8<-- [end:build_embedding]
 
 
 def build_query_key() -> tuple[np.ndarray, np.ndarray]:

@@ -55,3 +55,12 @@ def label_smoothing_target(label: int, vocab_size: int, epsilon: float = LABEL_S
     target = np.full(vocab_size, epsilon / vocab_size)
     target[label] += 1.0 - epsilon
     return target
+
+
+def entropy(p: np.ndarray) -> float:
+    """−Σ p log p in nats (0 log 0 = 0): the smallest cross-entropy any prediction can reach for target p."""
+    p = np.asarray(p, dtype=np.float64)
+    if p.ndim != 1 or np.any(p < 0) or not np.isclose(p.sum(), 1.0):
+        raise ValueError(f"p must be a 1-D probability vector (non-negative, sum 1), got shape {p.shape}")
+    nonzero = p[p > 0]
+    return float(-(nonzero * np.log(nonzero)).sum())

@@ -21,10 +21,9 @@ from functools import cache
 
 import numpy as np
 
+from . import adam, preset, schedules
 from . import backward as bw
-from . import preset, schedules
 from .block import BlockWeights, forward
-from .configs import TRANSFORMER_BASE
 
 SEED = 0
 STEPS = 100
@@ -32,9 +31,7 @@ STEPS = 100
 WARMUP = 10
 """Noam warm-up steps; the peak rate is d_model^−0.5 · WARMUP^−0.5 = 0.25/√10 ≈ 0.079."""
 EMBEDDING_STD = 0.5
-ADAM_BETA1 = TRANSFORMER_BASE.adam_beta1
-ADAM_BETA2 = TRANSFORMER_BASE.adam_beta2
-ADAM_EPS = TRANSFORMER_BASE.adam_eps
+ADAM_BETA1, ADAM_BETA2, ADAM_EPS = adam.BETA1, adam.BETA2, adam.EPS  # the original Transformer's (§5.3)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -117,12 +114,10 @@ def adam_step(
 ) -> tuple[BlockWeights, AdamState]:
     """θ ← θ − lr · m̂/(√v̂ + ε), m̂ = m/(1 − β1^t), v̂ = v/(1 − β2^t): one bias-corrected Adam step."""
     t = state.t + 1
-    m = {n: beta1 * state.m[n] + (1 - beta1) * grads[n] for n in bw.WEIGHT_NAMES}
-    v = {n: beta2 * state.v[n] + (1 - beta2) * grads[n] ** 2 for n in bw.WEIGHT_NAMES}
-    updated = {
-        n: getattr(weights, n) - lr * (m[n] / (1 - beta1**t)) / (np.sqrt(v[n] / (1 - beta2**t)) + eps)
-        for n in bw.WEIGHT_NAMES
-    }
+    moments = {n: adam.adam_moments(state.m[n], state.v[n], grads[n], beta1, beta2) for n in bw.WEIGHT_NAMES}
+    m = {n: moments[n][0] for n in bw.WEIGHT_NAMES}
+    v = {n: moments[n][1] for n in bw.WEIGHT_NAMES}
+    updated = {n: getattr(weights, n) + adam.adam_change(m[n], v[n], t, lr, beta1, beta2, eps) for n in bw.WEIGHT_NAMES}
     return replace(weights, **updated), AdamState(m=m, v=v, t=t)
 
 
@@ -198,7 +193,7 @@ def relation_verdict(
 
 def relation_verdicts(learned: BlockWeights, hand_crafted: BlockWeights | None = None) -> tuple[RelationVerdict, ...]:
     """One verdict per intended relation of ``preset.SENTENCES``, in their order (16 in all)."""
-    hand_crafted = preset.build_preset() if hand_crafted is None else hand_crafted
+    hand_crafted = preset.preset_weights() if hand_crafted is None else hand_crafted
     verdicts = []
     for s in preset.SENTENCES:
         learned_attn = hidden_word_attention(learned, s.token_ids)
@@ -264,7 +259,7 @@ def train(seed: int = SEED, steps: int = STEPS, warmup: int = WARMUP) -> Trainin
         losses[step], grads = mean_loss_and_gradients(weights, batch)
         weights, state = adam_step(weights, grads, state, float(lr[step]))
     losses[steps] = mean_loss_and_gradients(weights, batch)[0]
-    hand_crafted = preset.build_preset()
+    hand_crafted = preset.preset_weights()
     return TrainingRun(
         seed=seed, steps=steps, warmup=warmup, lr=lr, losses=losses, initial=initial, learned=weights,
         learned_attention=np.stack([hidden_word_attention(weights, s.token_ids) for s in preset.SENTENCES]),

@@ -19,8 +19,8 @@ import numpy as np
 
 from transformer_math import derivations as dv
 from transformer_math import forward, ops, preset, tokenize
-from transformer_math.analysis_ffn import FIRING_THRESHOLD
 from transformer_math.block import BlockTrace, BlockWeights
+from transformer_math.preset import FIRING_THRESHOLD
 
 # ---------------------------------------------------------------- scaled dot-product panel
 

@@ -38,7 +38,7 @@ from pathlib import Path
 
 log = logging.getLogger("mkdocs.plugins.transformer_site.figure_cache")
 
-PROJECT_PACKAGES = ("transformer_math", "transformer_figures", "transformer_site")
+PROJECT_PACKAGES = ("transformer_math", "transformer_pages", "transformer_figures", "transformer_site")
 CACHE_VERSION = "1"
 _DYNAMIC_IMPORT = re.compile(r"\bimportlib\.import_module\(|\bpkgutil\.iter_modules\(|\b__import__\(")
 _PATH_LITERAL = re.compile(r"^[\w\-]+(?:/[\w.\-]+)*/?$")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 log = logging.getLogger("mkdocs.hooks.transformer_site")
 
-PROJECT_PACKAGES = ("transformer_math", "transformer_figures", "transformer_site")
+PROJECT_PACKAGES = ("transformer_math", "transformer_pages", "transformer_figures", "transformer_site")
 # markdown-exec's message: "Execution of python code block 'ID' exited with errors"
 _EXEC_FAILURE = re.compile(r"code block '(?P<id>[^']+)' exited with")
 

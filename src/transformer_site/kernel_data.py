@@ -13,9 +13,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from transformer_math import build_preset, ops, preset
-from transformer_math.analysis_ffn import FIRING_THRESHOLD
+from transformer_math import ops, preset, preset_weights
 from transformer_math.block import BlockWeights
+from transformer_math.preset import FIRING_THRESHOLD
 
 
 def weights_data(weights: BlockWeights) -> dict[str, list]:
@@ -36,7 +36,7 @@ def knob_data(knob: preset.Knob) -> dict:
 
 @lru_cache(maxsize=1)
 def kernel_data() -> dict:
-    weights = build_preset()
+    weights = preset_weights()
     return {
         "vocab": list(preset.VOCAB),
         "T": preset.T,

@@ -19,7 +19,7 @@ from functools import lru_cache
 import numpy as np
 
 from transformer_figures.palette_data import palette_data
-from transformer_math import SENTENCES, build_preset, ops, preset, preset_trace
+from transformer_math import SENTENCES, ops, preset, preset_trace, preset_weights
 from transformer_pages import tryit
 from transformer_site.kernel_data import kernel_data
 
@@ -173,7 +173,7 @@ def _knobs() -> list[dict]:
 
 def _intermediate_tex() -> dict[str, dict[str, str]]:
     """Formula key → {intermediate name: its TeX}, read off one derivation of each kind (the names do not vary)."""
-    trace, weights = preset_trace(1), build_preset()
+    trace, weights = preset_trace(1), preset_weights()
     kinds = [(stage, {}) for stage in tryit.EXPLORER_STAGES]
     kinds += [("scores", {"scale": False}), ("attn", {"causal": True}), ("X_pos", {"positions": False})]
     out = {}

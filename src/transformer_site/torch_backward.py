@@ -17,7 +17,7 @@ from dataclasses import fields
 
 import numpy as np
 
-from transformer_math import SENTENCES, BlockWeights, build_preset
+from transformer_math import SENTENCES, BlockWeights, preset_weights
 from transformer_math import backward as bw
 
 TOLERANCE = 1e-12
@@ -130,7 +130,7 @@ def differences(ours: bw.BlockGradients, reference: dict[str, np.ndarray]) -> di
 
 def preset_differences() -> dict[tuple[int, int], dict[str, float]]:
     """For each sentence 1 … 8 and each hidden position: max |ours − autograd| per gradient."""
-    weights = build_preset()
+    weights = preset_weights()
     return {
         (s.number, p): differences(bw.backward(weights, s.token_ids, p), torch_gradients(weights, s.token_ids, p))
         for s in SENTENCES

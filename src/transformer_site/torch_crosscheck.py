@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from transformer_math import SENTENCES, BlockTrace, BlockWeights, build_preset, forward
+from transformer_math import SENTENCES, BlockTrace, BlockWeights, forward, preset_weights
 
 TOLERANCE = 1e-12
 PREVIEW_ENV = "TRANSFORMER_PREVIEW"
@@ -141,7 +141,7 @@ def differences(trace: BlockTrace, reference: dict[str, np.ndarray]) -> dict[str
 
 @lru_cache(maxsize=1)
 def _preset_differences() -> tuple[tuple[int, tuple[tuple[str, float], ...]], ...]:
-    weights = build_preset()
+    weights = preset_weights()
     return tuple(
         (s.number, tuple(differences(forward(weights, s.token_ids), torch_forward(weights, s.token_ids)).items()))
         for s in SENTENCES

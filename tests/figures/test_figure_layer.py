@@ -109,3 +109,21 @@ def test_tabs_html_has_one_radio_label_and_block_per_tab():
     assert out.count("checked=") == 1 and 'data-tabs="s:3"' in out
     with pytest.raises(ValueError, match="tabs"):
         tabs_html({})
+
+
+def test_markdown_table_aligns_and_escapes_pipes():
+    from transformer_figures import markdown_table
+
+    text = markdown_table(["a", "|x|"], [["1", "|Δθ|"]], "lr")
+    assert text.splitlines() == ["| a | \\|x\\| |", "|---|---:|", "| 1 | \\|Δθ\\| |"]
+    with pytest.raises(ValueError, match="align"):
+        markdown_table(["a"], [["1"]], "c")
+    with pytest.raises(ValueError, match="every row"):
+        markdown_table(["a", "b"], [["1"]])
+
+
+def test_figure_tabs_needs_an_alt_text_for_every_tab():
+    from transformer_figures import figure_tabs
+
+    with pytest.raises(ValueError, match="same tabs"):
+        figure_tabs(lambda: None, {"文1": ()}, {"文2": "図"}, name="t")

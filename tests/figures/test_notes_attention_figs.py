@@ -8,10 +8,61 @@ import numpy as np
 import pytest
 from matplotlib import pyplot as plt
 
-from transformer_figures import figure_html, to_svg
+from transformer_figures import figure_html, table_html, to_svg
 from transformer_figures import notes_attention_figs as F
-from transformer_math import SENTENCES, analysis_attention, preset, preset_trace
-from transformer_math.preset import BONDS, D_K
+from transformer_math import SENTENCES, ops, preset, preset_trace
+from transformer_math.preset import BONDS, D_K, D_MODEL
+from transformer_pages.notes import attention, concat
+
+
+# What each page's snippet computes and hands to the helper, for sentence n.
+def words(n):
+    return preset.sentence(n).words
+
+
+def qkv(n):
+    tr = preset_trace(n)
+    return F.qkv_figure(tr.Q, tr.K, tr.V, words(n))
+
+
+def relations(n):
+    tr = preset_trace(n)
+    return F.attention_relations_figure(tr.scores, tr.attn, attention.relation_verdicts(n), words(n))
+
+
+def concat_fig(n):
+    tr = preset_trace(n)
+    return F.concat_figure(tr.concat, tr.Y, words(n))
+
+
+def x_decomposition(n):
+    tr = preset_trace(n)
+    return F.x_decomposition_figure(tr.X_tok, tr.X_pos, tr.X, words(n))
+
+
+def bond_split(n):
+    tr = preset_trace(n)
+    splits = [
+        (
+            np.stack([tr.X_tok[:, b.query_dim], tr.X_pos[:, b.query_dim]], axis=1),
+            np.stack([tr.X_tok[:, b.key_dim], tr.X_pos[:, b.key_dim]], axis=1),
+        )
+        for b in BONDS
+    ]
+    return F.bond_split_figure(splits, words(n))
+
+
+def y_sources(n, t):
+    terms = np.array([concat.y_sources(n, t, d) for d in range(D_MODEL)]).T  # (j, d)
+    return F.y_sources_figure(terms, words(n), t)
+
+
+def periods():
+    return ops.pe_wavelengths(D_MODEL)
+
+
+def waves():
+    return F.positional_waves_figure(ops.pe_angular_frequencies(D_MODEL), periods())
 
 
 @pytest.fixture(autouse=True)
@@ -22,7 +73,7 @@ def _close_figures():
 
 
 def test_qkv_figure_frames_exactly_the_bond_columns():
-    fig = F.qkv_figure(1)
+    fig = qkv(1)
     by_title = {t.title: t for t in fig.tables}
     for head in range(2):
         bonds = {b.column % D_K for b in BONDS if b.head == head}
@@ -33,8 +84,8 @@ def test_qkv_figure_frames_exactly_the_bond_columns():
 
 
 def test_attention_figure_frames_each_relation_and_a_lost_winner():
-    fig = F.attention_relations_figure(3)
-    verdicts = analysis_attention.relation_verdicts(3)
+    fig = relations(3)
+    verdicts = attention.relation_verdicts(3)
     for name in ("scores", "attn"):  # the same frames on the scores and on the attn tables
         for head in range(2):
             table = next(t for t in fig.tables if t.title == f"{name}  ヘッド {head}")
@@ -46,7 +97,7 @@ def test_attention_figure_frames_each_relation_and_a_lost_winner():
 
 def test_heat_table_values_are_the_trace_values():
     # the numbers printed in the concat figure are the trace's concat, formatted
-    fig = F.concat_figure(2)
+    fig = concat_fig(2)
     printed = [text for row in fig.tables[0].printed for text in row]
     expected = [f"{v:.2f}".replace("-", "−").replace("−0.00", "0.00") for v in preset_trace(2).concat.ravel()]
     assert printed == expected
@@ -54,7 +105,7 @@ def test_heat_table_values_are_the_trace_values():
 
 
 def test_zero_cells_are_not_shown_in_q():
-    table = F.qkv_figure(1).tables[0]
+    table = qkv(1).tables[0]
     q_head0 = preset_trace(1).Q[:, 0, :]
     assert table.to_html().count('class="z') + table.to_html().count(' z"') + table.to_html().count(" z ") == int(
         np.count_nonzero(q_head0 == 0.0)
@@ -62,16 +113,16 @@ def test_zero_cells_are_not_shown_in_q():
 
 
 def test_waves_title_gives_each_period():
-    fig = F.positional_waves_figure()
+    fig = waves()
     titles = [ax.get_title() for ax in fig.axes]
-    for title, period in zip(titles, analysis_attention.pe_periods(), strict=True):
+    for title, period in zip(titles, periods(), strict=True):
         assert f"{period:,.1f}" in title
 
 
 @pytest.mark.parametrize(
     "make",
-    [F.positional_periods_figure, F.positional_waves_figure],
-)  # fmt: skip
+    [lambda: F.positional_periods_figure(periods()), waves],
+)
 def test_figures_render_to_deterministic_svg_with_japanese_text(make):
     first, second = to_svg(make()), to_svg(make())
     assert first == second
@@ -80,10 +131,17 @@ def test_figures_render_to_deterministic_svg_with_japanese_text(make):
 
 @pytest.mark.parametrize(
     "make",
-    [F.embedding_figure, F.positional_heatmap_figure, lambda: F.x_decomposition_figure(8), lambda: F.qkv_figure(4),
-     lambda: F.concat_figure(5), lambda: F.attention_relations_figure(7), lambda: F.bond_split_figure(5),
-     lambda: F.y_sources_figure(6, 0)],
-)  # fmt: skip
+    [
+        lambda: F.embedding_figure(preset.build_embedding()),
+        lambda: F.positional_heatmap_figure(ops.positional_encoding(5, 16)),
+        lambda: x_decomposition(8),
+        lambda: qkv(4),
+        lambda: concat_fig(5),
+        lambda: relations(7),
+        lambda: bond_split(5),
+        lambda: y_sources(6, 0),
+    ],
+)
 def test_heat_figures_are_deterministic_with_japanese_labels(make):
     first, second = figure_html(make(), alt="図"), figure_html(make(), alt="図")
     assert first == second
@@ -91,7 +149,7 @@ def test_heat_figures_are_deterministic_with_japanese_labels(make):
 
 
 def test_bond_split_parts_add_up_to_the_bond_column():
-    fig = F.bond_split_figure(1)
+    fig = bond_split(1)
     trace = preset_trace(1)
     assert len(fig.tables) == len(BONDS)
     for b, table in zip(BONDS, fig.tables, strict=True):
@@ -101,13 +159,13 @@ def test_bond_split_parts_add_up_to_the_bond_column():
 
 
 def test_y_sources_rows_sum_to_y():
-    table = F.y_sources_figure(1, 0).tables[0]
+    table = y_sources(1, 0).tables[0]
     assert np.allclose(table.matrix[:-1].sum(axis=0), preset_trace(1).Y[0], atol=1e-15)
     assert table.rule_before_rows == {5} and table.row_labels[-1] == "= Y[T0 これ, d]"
 
 
 def test_embedding_figure_prints_the_non_zero_entries_of_w_e():
-    table = F.embedding_figure().tables[0]
+    table = F.embedding_figure(preset.build_embedding()).tables[0]
     W_E = preset.build_embedding()
     assert table.matrix.tolist() == W_E.tolist() and table.hidden_zeros
     assert table.divider_before == {8, 12}  # category | feature | identity trace
@@ -115,24 +173,24 @@ def test_embedding_figure_prints_the_non_zero_entries_of_w_e():
 
 def test_verdict_table_lists_every_relation():
     for sentence in SENTENCES:
-        table = F.verdict_table_html(sentence.number)
+        table = F.verdict_table_html(attention.relation_verdicts(sentence.number))
         assert table.count("<tr>") == 1 + len(sentence.relations)
-        for v in analysis_attention.relation_verdicts(sentence.number):
+        for v in attention.relation_verdicts(sentence.number):
             assert f"{v.weight:.3f}" in table
 
 
 def test_figure_html_carries_alt_text():
-    html = figure_html(F.positional_periods_figure(), alt="周期の棒グラフ")
+    html = figure_html(F.positional_periods_figure(periods()), alt="周期の棒グラフ")
     assert 'aria-label="周期の棒グラフ"' in html
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: F.qkv_figure(0), "sentence_number"),
-        (lambda: F.concat_figure(9), "sentence_number"),
-        (lambda: F.y_sources_figure(1, 5), "t"),
-        (lambda: F.table_html(["a", "b"], [["1"]]), "every row"),
+        (lambda: qkv(0), "sentence_number"),
+        (lambda: concat_fig(9), "sentence_number"),
+        (lambda: y_sources(1, 5), "t"),
+        (lambda: table_html(["a", "b"], [["1"]]), "every row"),
     ],
 )
 def test_bad_input_names_the_argument(call, message):

@@ -7,21 +7,52 @@ import pytest
 from matplotlib import pyplot as plt
 
 from transformer_figures import figure_html, scale_figs, to_svg
-from transformer_math import comparisons, configs, counting, preset, schedules
+from transformer_math import configs, counting, preset, schedules
+from transformer_pages.scale import pre_ln
+
+
+# What each page's snippet computes and hands to the helper.
+def noam(steps=40_000, d_model=512, warmup=4000):
+    step = np.arange(1, steps + 1)
+    rise, decay = d_model**-0.5 * step * warmup**-1.5, d_model**-0.5 * step**-0.5
+    lr = schedules.noam_lr(step, d_model, warmup)
+    return scale_figs.noam_schedule(step, lr, rise, decay, (warmup, schedules.noam_peak_lr(d_model, warmup)))
+
+
+def label_smoothing(label, epsilon=0.1):
+    k = len(preset.VOCAB)
+    onehot, smooth = np.eye(k)[label], schedules.label_smoothing_target(label, k, epsilon)
+    return scale_figs.label_smoothing_figure(onehot, smooth, list(preset.VOCAB), epsilon)
+
+
+def cost(d=512, n_max=4096):
+    n = np.unique(np.geomspace(8, n_max, 50).astype(int))
+    rows = {"attention": n**2 * d, "recurrent": n * d**2, "conv": 3 * n * d**2, "restricted": 32 * n * d}
+    cross = counting.crossover_n(d)
+    return scale_figs.cost_vs_n(n, rows, (cross, counting.recurrent_multiplies(cross, d)), d)
+
+
+def block_shares(d=512, d_ff=2048, n_max=4096):
+    n = np.unique(np.geomspace(16, n_max, 40).astype(int))
+    parts = {"qkv": 3 * n * d**2, "core": 2 * n**2 * d, "o": n * d**2, "ffn": 2 * n * d * d_ff}
+    return scale_figs.block_cost_breakdown(n, parts, d, d_ff)
 
 
 def _all_figures():
     models = [counting.bert_params(cfg) for cfg in configs.BERT_MODELS]
     models += [counting.gpt_params(cfg) for cfg in configs.GPT_MODELS]
+    n = np.array([2, 8, 64, 512])
     return {
-        "noam": lambda: scale_figs.noam_schedule(),
-        "label_smoothing": lambda: scale_figs.label_smoothing_target(4, list(preset.VOCAB)),
-        "cost_vs_n": lambda: scale_figs.cost_vs_n(),
-        "path_length": lambda: scale_figs.path_length_vs_n(),
-        "block_shares": lambda: scale_figs.block_cost_breakdown(),
-        "rough_vs_exact": lambda: scale_figs.parameters_rough_vs_exact(),
+        "noam": noam,
+        "label_smoothing": lambda: label_smoothing(4),
+        "cost_vs_n": cost,
+        "path_length": lambda: scale_figs.path_length_vs_n(n, {"1": np.ones_like(n), "n": n}),
+        "block_shares": block_shares,
+        "rough_vs_exact": lambda: scale_figs.parameters_rough_vs_exact([("a", 10**6, 0, True), ("b", 10**9, 1, False)]),
         "parameter_shares": lambda: scale_figs.parameter_shares(models),
-        "dot_vs_cos": lambda: scale_figs.dot_vs_cos(),
+        "dot_vs_cos": lambda: scale_figs.dot_vs_cos(
+            {stage: pre_ln.preset_dot_cos(stage) for stage in ("X", "ln1_out")}
+        ),
     }
 
 
@@ -40,7 +71,7 @@ def test_figure_renders_identically_twice(name):
 
 
 def test_noam_peak_marker_is_the_schedule_maximum():
-    fig = scale_figs.noam_schedule(steps=20_000)
+    fig = noam(steps=20_000)
     ax = fig.axes[0]
     lr_line = next(line for line in ax.lines if line.get_linewidth() > 2)
     marker = next(line for line in ax.lines if line.get_marker() == "o")
@@ -51,7 +82,7 @@ def test_noam_peak_marker_is_the_schedule_maximum():
 
 
 def test_label_smoothing_bars_hold_the_targets():
-    fig = scale_figs.label_smoothing_target(3, list(preset.VOCAB), 0.1)
+    fig = label_smoothing(3, 0.1)
     heights = np.array([p.get_height() for p in fig.axes[0].patches])
     k = len(preset.VOCAB)
     onehot, smooth = heights[:k], heights[k:]
@@ -61,14 +92,14 @@ def test_label_smoothing_bars_hold_the_targets():
 
 
 def test_cost_vs_n_marks_the_crossover():
-    fig = scale_figs.cost_vs_n(d=256, n_max=2048)
+    fig = cost(d=256, n_max=2048)
     vline = [line for line in fig.axes[0].lines if len(set(line.get_xdata())) == 1]
-    assert [line.get_xdata()[0] for line in vline] == [comparisons.crossover_n(256)]
+    assert [line.get_xdata()[0] for line in vline] == [counting.crossover_n(256)]
     plt.close(fig)
 
 
 def test_block_shares_sum_to_one():
-    fig = scale_figs.block_cost_breakdown(512, 2048, n_max=1024)
+    fig = block_shares(512, 2048, n_max=1024)
     collections = fig.axes[0].collections  # one PolyCollection per stacked band
     tops = [np.asarray(c.get_paths()[0].vertices)[:, 1].max() for c in collections]
     assert max(tops) == pytest.approx(1.0)
@@ -78,7 +109,7 @@ def test_block_shares_sum_to_one():
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: scale_figs.noam_schedule(steps=4000), "steps must exceed warmup"),
+        (lambda: noam(steps=4000), "must run past the peak step"),
         (lambda: scale_figs.parameter_shares([]), "models must hold at least one"),
     ],
 )
@@ -88,5 +119,5 @@ def test_bad_arguments_raise(call, message):
 
 
 def test_figure_html_has_alt_text():
-    html = figure_html(scale_figs.cost_vs_n(), alt="計算量の図")
+    html = figure_html(cost(), alt="計算量の図")
     assert 'aria-label="計算量の図"' in html

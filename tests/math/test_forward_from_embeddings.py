@@ -38,8 +38,9 @@ def test_a_non_finite_part_is_named():
 
 @pytest.mark.parametrize("bad", [0, 9, 1.0, True, "1"])
 def test_sentence_numbers_are_checked_in_one_place(bad):
-    from transformer_math import analysis_attention, preset
+    from transformer_math import preset
+    from transformer_pages.notes import attention
 
-    for call in (preset.sentence, preset_trace, analysis_attention.relation_verdicts):
+    for call in (preset.sentence, preset_trace, attention.relation_verdicts):
         with pytest.raises(ValueError, match=rf"sentence_number must be 1 … 8, got {bad!r}"):
             call(bad)

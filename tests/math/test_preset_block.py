@@ -25,7 +25,7 @@ def test_sentence_3_ffn_h_token0_h13_rounds_to_1_00():
     assert round(float(s3.ffn_h[0, 13]), 2) == 1.00
 
 
-# --- the preset follows PRESET.md's rules (spot checks written from the table, not from preset.py) ----
+# --- the preset follows its rules (spot checks written from the preset's facts, not from preset.py) ----
 
 
 def test_embedding_rows_follow_category_feature_trace():
@@ -205,3 +205,16 @@ def test_forward_works_for_other_lengths_and_sizes():
     W = build_preset()
     assert forward(W, np.array([3, 13, 11])).ln2_out.shape == (3, 16)
     assert forward(W, np.arange(9)).attn.shape == (2, 9, 9)
+
+
+def test_the_cached_weights_are_the_built_preset_and_read_only():
+    from transformer_math import build_preset, preset_trace, preset_weights
+
+    cached, fresh = preset_weights(), build_preset()
+    assert cached is preset_weights()  # one copy for every reader
+    for name in ("W_E", "W_Q", "W1", "b1", "ln2_gamma"):
+        assert np.array_equal(getattr(cached, name), getattr(fresh, name))
+        with pytest.raises(ValueError, match="read-only"):
+            getattr(cached, name)[0] = 1.0
+    fresh.W_Q[0, 0] = 7.0  # build_preset still hands out a writable copy of its own
+    assert preset_weights().W_Q[0, 0] == 0.0 and preset_trace(1) is preset_trace(1)

@@ -7,8 +7,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from transformer_math import adam, build_preset, preset, schedules, training
 from transformer_math import backward as bw
-from transformer_math import build_preset, comparisons, preset, schedules, training
 
 SHORT = 6  # steps of the short runs that test determinism without the full run's cost
 
@@ -59,7 +59,7 @@ def test_the_learning_rate_is_noam_at_the_blocks_d_model(run):
 
 
 def test_adam_step_agrees_with_the_projects_adam_updates():
-    """Three steps of ``adam_step`` move each weight as ``comparisons.adam_updates`` says for its gradients."""
+    """Three steps of ``adam_step`` move each weight as ``adam.adam_updates`` says for its gradients."""
     weights = training.init_weights(0)
     rng = np.random.default_rng(1)
     history = [{n: rng.normal(size=np.shape(getattr(weights, n))) for n in bw.WEIGHT_NAMES} for _ in range(3)]
@@ -70,7 +70,7 @@ def test_adam_step_agrees_with_the_projects_adam_updates():
     for name in bw.WEIGHT_NAMES:
         stacked = np.stack([g[name].ravel() for g in history])  # (steps, parameters)
         expected = (
-            comparisons.adam_updates(stacked, np.array(lrs)).sum(axis=0).reshape(np.shape(getattr(weights, name)))
+            adam.adam_updates(stacked, np.array(lrs)).sum(axis=0).reshape(np.shape(getattr(weights, name)))
         )
         np.testing.assert_allclose(getattr(moved, name) - getattr(weights, name), expected, atol=1e-15)
 

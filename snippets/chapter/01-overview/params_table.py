@@ -1,4 +1,4 @@
-from transformer_figures.chapter_figs import table_html
+from transformer_figures import table_html
 from transformer_math import counting
 from transformer_math.configs import TRANSFORMER_BASE as cfg
 
@@ -10,6 +10,9 @@ names = {
     "decoder": f"デコーダ {cfg.n_layers} 層",
 }
 rows = [[names[name], f"{n:,}"] for name, n in count.parts]
-rows.append(["合計", f"{count.total:,}"])
-rows.append(["（参考）埋め込みを共有しない場合の合計", f"{count.total - count['embeddings'] + unshared:,}"])
+rows += [
+    ["合計", f"{count.total:,}"],
+    ["（参考）埋め込みを共有しない場合の合計", f"{count.total - count['embeddings'] + unshared:,}"],
+]
+
 print(table_html(["部分", "パラメータ数"], rows, caption=f"{cfg.name} のパラメータ数"))

@@ -1,13 +1,20 @@
 import numpy as np
 
-from transformer_figures import show
+from transformer_figures import figure_html
 from transformer_figures.chapter_figs import cross_heads_figure
-from transformer_math import experiments
+from transformer_pages.chapter import multi_head
 
-attn = experiments.CROSS.attn  # (h, n, m): デコーダ n 位置 × エンコーダ m 位置の重みがヘッドごとに 1 枚
+run = multi_head.cross()  # 前のページの Source-Target Attention の例 (デコーダ 3 位置 × エンコーダ 5 位置)
+attn = run.attn  # (h, n, m): ヘッドごとに 1 枚の重み
+h, n, m = attn.shape
 assert np.allclose(attn.sum(axis=-1), 1.0)  # どのヘッドのどの行も和は 1
-show(
-    cross_heads_figure(),
-    alt=f"Source-Target Attention の例で、{attn.shape[0]} 個のヘッドそれぞれの {attn.shape[1]}×{attn.shape[2]} の重みを"
-    "並べたヒートマップ。ヘッドごとに重みの置き方が違う。",
+spread = np.abs(attn - attn.mean(axis=0)).max()  # ヘッドどうしの違いの大きさ
+assert spread > 0.1  # 8 枚は別々の分布
+
+print(
+    figure_html(
+        cross_heads_figure(attn),
+        alt=f"Source-Target Attention の例で、{h} 個のヘッドそれぞれの {n}×{m} の重みを並べたヒートマップ。"
+        "ヘッドごとに重みの置き方が違う。",
+    )
 )

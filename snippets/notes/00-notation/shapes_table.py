@@ -1,9 +1,14 @@
-from transformer_figures.notes_attention_figs import table_html
-from transformer_math import preset_trace
+import numpy as np
 
-trace = preset_trace(1)  # 文1「これ は 美しい 花 です」
+from transformer_figures import table_html
+from transformer_math import ops, preset_trace, preset_weights
 
-# ブロックの各段の配列と、その shape。行ベクトル並び: 1 行 = 1 トークン
+W, trace = preset_weights(), preset_trace(1)  # 文1「これ は 美しい 花 です」
+
+# ブロックの各段を順に計算し、その shape を読む。行ベクトル並び: 1 行 = 1 トークン
+X = W.W_E[trace.tokens] + ops.positional_encoding(5, 16)  # (T, d_model) = (5, 16)
+Q = ops.split_heads(X @ W.W_Q, W.n_heads)  # (T, h·d_k) = (5, 16) → (T, h, d_k) = (5, 2, 8)
+assert np.array_equal(X, trace.X) and np.array_equal(Q, trace.Q)  # 残りの段の shape はトレースから読む
 stages = [
     ("tokens", "token id の列"),
     ("X", "埋め込み W_E[tokens] + 位置 W_P"),
@@ -19,4 +24,5 @@ stages = [
     ("ln2_out", "ブロックの出力"),
 ]
 rows = [[name, " × ".join(str(n) for n in getattr(trace, name).shape), meaning] for name, meaning in stages]
+
 print(table_html(["配列", "shape", "中身"], rows))

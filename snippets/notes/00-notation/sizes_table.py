@@ -1,18 +1,23 @@
-from transformer_figures.notes_attention_figs import table_html
-from transformer_math import build_preset, preset, preset_trace
+from transformer_figures import table_html
+from transformer_math import preset, preset_trace, preset_weights
 
-weights = build_preset()  # 手で作った preset の全重み
+weights = preset_weights()  # 手で作った preset の全重み
 trace = preset_trace(1)  # 文1 の順伝播 (中間値をすべて保持)
 
 # 寸法は重みと入力の shape から読み取る: 書き写した定数ではない
 T, d_model = trace.X.shape
 h = weights.n_heads
-d_k = weights.d_k  # = d_model / h
-d_ff = weights.d_ff
-vocab_size = weights.vocab_size
-assert (T, d_model, h, d_k, d_ff, vocab_size) == (preset.T, preset.D_MODEL, preset.N_HEADS, preset.D_K,
-                                                  preset.D_FF, preset.VOCAB_SIZE)  # fmt: skip
-
+d_k = weights.W_Q.shape[1] // h  # = d_model / h
+d_ff = weights.W1.shape[1]
+vocab_size = weights.W_E.shape[0]
+assert (T, d_model, h, d_k, d_ff, vocab_size) == (
+    preset.T,
+    preset.D_MODEL,
+    preset.N_HEADS,
+    preset.D_K,
+    preset.D_FF,
+    preset.VOCAB_SIZE,
+)
 rows = [
     ["T", str(T), "入力トークン数 (固定長)", "trace.X.shape[0]"],
     ["d_model", str(d_model), "埋め込み次元 (1 トークンのベクトルの長さ)", "W_E.shape[1]"],
@@ -22,4 +27,5 @@ rows = [
     ["vocabSize", str(vocab_size), "語彙の大きさ", "W_E.shape[0]"],
     ["ε", f"{weights.eps:.0e}".replace("e-0", "e-"), "LayerNorm の分母に足す小さな数", "weights.eps"],
 ]
+
 print(table_html(["記号", "値", "意味", "どこから読むか"], rows))

@@ -6,6 +6,7 @@ import types
 
 import numpy as np
 
+from transformer_figures import markdown_table
 from transformer_site.citable import NAMES
 
 JA = {
@@ -13,10 +14,20 @@ JA = {
     "preset": "プリセットの定数: 次元 (preset.D_K)、語彙、bond、検出器の定数",
     "sentences": "8 つの例文 (sentences[0].words, sentences[0].relations)",
     "ops": "演算 (softmax, layer_norm, gelu, positional_encoding, …)",
-    "sqrt": "平方根 (math.sqrt)", "exp": "指数関数 (math.exp)", "log": "自然対数 (math.log)",
-    "pi": "円周率 π", "abs": "絶対値 (組み込み)", "min": "最小値 (組み込み)", "max": "最大値 (組み込み)",
-    "round": "丸め (組み込み)", "len": "長さ (組み込み)", "sum": "和 (組み込み)",
-}  # fmt: skip
+    "notes": "数学ノートの各ページの値 (notes.attention.verdict(1, 0).weight)",
+    "chapter": "教科書の章の各ページの値 (chapter.attention_kinds.mask())",
+    "scale": "スケールのノートの各ページの値 (scale.parameters.BLOCK_WEIGHTS)",
+    "sqrt": "平方根 (math.sqrt)",
+    "exp": "指数関数 (math.exp)",
+    "log": "自然対数 (math.log)",
+    "pi": "円周率 π",
+    "abs": "絶対値 (組み込み)",
+    "min": "最小値 (組み込み)",
+    "max": "最大値 (組み込み)",
+    "round": "丸め (組み込み)",
+    "len": "長さ (組み込み)",
+    "sum": "和 (組み込み)",
+}
 
 
 def one_line(value):
@@ -24,17 +35,10 @@ def one_line(value):
     return doc.splitlines()[0] if doc else ""
 
 
-def cell(text):
-    return text.replace("|", "\\|")
-
-
 def describe(name, value):
     if re.fullmatch(r"s\d", name):
-        words = NAMES["sentences"][int(name[1:]) - 1].words
-        return f"文{name[1:]}「{' '.join(words)}」の順伝播: すべての中間値"
-    if name in JA:
-        return JA[name]
-    return one_line(value)
+        return f"文{name[1:]}「{' '.join(NAMES['sentences'][int(name[1:]) - 1].words)}」の順伝播: すべての中間値"
+    return JA.get(name) or one_line(value)
 
 
 def kind(value):
@@ -42,28 +46,30 @@ def kind(value):
         return "モジュール"
     if dataclasses.is_dataclass(value):
         return type(value).__name__
-    if callable(value):
-        return "関数"
-    return type(value).__name__
+    return "関数" if callable(value) else type(value).__name__
 
 
 def field_comments(cls):
     """The shape comments written beside each field in the source (``scores: np.ndarray  # (h, T, T)``)."""
-    found = re.findall(r"^\s+(\w+): [^#\n]+#\s*(.*)$", inspect.getsource(cls), flags=re.M)
-    return dict(found)
+    return dict(re.findall(r"^\s+(\w+): [^#\n]+#\s*(.*)$", inspect.getsource(cls), flags=re.M))
 
 
-def fields_table(value, title):
+def indented(title, table):
+    """A collapsed admonition holding ``table`` (Markdown), indented as its body."""
+    return f'??? info "{title}"\n\n' + "\n".join("    " + line for line in table.splitlines())
+
+
+def fields_rows(value):
     notes = field_comments(type(value))
-    print(f'\n??? info "{title}"\n')
-    print("    | 属性 | 文1 での形 | ソースの注記 |\n    |---|---|---|")
+    rows = []
     for field in dataclasses.fields(value):
         item = getattr(value, field.name)
         shape = f"`{item.shape}`" if isinstance(item, np.ndarray) else f"`{type(item).__name__}`"
-        print(f"    | `{field.name}` | {shape} | {cell(notes.get(field.name, ''))} |")
+        rows.append([f"`{field.name}`", shape, notes.get(field.name, "")])
+    return rows
 
 
-def module_table(name, module):
+def module_rows(name, module):
     rows = []
     for member, value in sorted(vars(module).items()):
         if member.startswith("_") or inspect.ismodule(value):
@@ -71,19 +77,32 @@ def module_table(name, module):
         if getattr(value, "__module__", module.__name__) != module.__name__:
             continue  # imported from elsewhere
         what = "クラス" if inspect.isclass(value) else "関数" if callable(value) else f"値 ({type(value).__name__})"
-        rows.append(f"    | `{name}.{member}` | {what} | {cell(one_line(value) if callable(value) else '')} |")
-    if rows:
-        print(f'\n??? info "`{name}` の中身"\n')
-        print("    | 名前 | 種類 | 説明 (docstring の 1 行目) |\n    |---|---|---|")
-        print("\n".join(rows))
+        rows.append([f"`{name}.{member}`", what, one_line(value) if callable(value) else ""])
+    return rows
 
 
-print("| 名前 | 種類 | 内容 |\n|---|---|---|")
-for name, value in NAMES.items():
-    print(f"| `{name}` | {kind(value)} | {cell(describe(name, value))} |")
+def modules(name, value):
+    """``name`` and, for a section of the pages layer (notes, chapter, scale), each of its page modules."""
+    yield name, value
+    for member, sub in sorted(vars(value).items()):
+        if isinstance(sub, types.ModuleType) and sub.__name__.startswith(value.__name__ + "."):
+            yield f"{name}.{member}", sub
 
-fields_table(NAMES["s1"], "s1 … s8 の属性 (BlockTrace)")
-fields_table(NAMES["W"], "W の属性 (BlockWeights)")
+
+listing = [[f"`{name}`", kind(value), describe(name, value)] for name, value in NAMES.items()]
+FIELDS = ["属性", "文1 での形", "ソースの注記"]
+MEMBERS = ["名前", "種類", "説明 (docstring の 1 行目)"]
+sections = [
+    ("s1 … s8 の属性 (BlockTrace)", FIELDS, fields_rows(NAMES["s1"])),
+    ("W の属性 (BlockWeights)", FIELDS, fields_rows(NAMES["W"])),
+]
 for name, value in NAMES.items():
     if isinstance(value, types.ModuleType):
-        module_table(name, value)
+        sections += [(f"`{n}` の中身", MEMBERS, module_rows(n, m)) for n, m in modules(name, value)]
+
+print(
+    "\n\n".join(
+        [markdown_table(["名前", "種類", "内容"], listing)]
+        + [indented(title, markdown_table(headers, rows)) for title, headers, rows in sections if rows]
+    )
+)

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from transformer_math import SENTENCES, build_preset, forward, ops, preset, preset_trace
-from transformer_math import analysis_attention as aa
 from transformer_math import derivations as dv
 from transformer_pages import tryit as mp
+from transformer_pages.notes import attention as notes_attention
+from transformer_pages.notes import ffn as notes_ffn
 
 
 def _direct_weights(d_k: int, scale: bool, causal: bool) -> np.ndarray:
@@ -88,7 +89,7 @@ def test_intended_relations_are_the_preset_relations(sentence) -> None:
 @pytest.mark.parametrize("sentence", SENTENCES, ids=lambda s: f"s{s.number}")
 def test_relation_outcomes_agree_with_the_notes_verdicts(sentence) -> None:
     outcomes = mp.relation_outcomes(preset_trace(sentence.number))
-    verdicts = aa.relation_verdicts(sentence.number)
+    verdicts = notes_attention.relation_verdicts(sentence.number)
     assert len(outcomes) == len(verdicts)
     for o, v in zip(outcomes, verdicts, strict=True):
         assert (o.query_pos, o.key_pos, o.head, o.wins, o.winner_pos, o.runner_up_pos) == (
@@ -97,11 +98,9 @@ def test_relation_outcomes_agree_with_the_notes_verdicts(sentence) -> None:
 
 
 def test_firing_detectors_are_the_notes_firings() -> None:
-    from transformer_math.analysis_ffn import detector_attributions
-
     for s in SENTENCES:
         fired = [(t, k) for t, k, _ in mp.firing_detectors(preset_trace(s.number))]
-        assert fired == [(a.t, a.k) for a in detector_attributions(s.number)]
+        assert fired == [(a.t, a.k) for a in notes_ffn.detector_attributions(s.number)]
 
 
 SWITCHES = [dict(zip(mp.SWITCHES, flags, strict=True)) for flags in np.ndindex(2, 2, 2)]

@@ -1,0 +1,67 @@
+"""docs/chapter/02-attention-kinds.md: self-, masked and cross-attention — the chapter's instances.
+
+The causal mask is shown on sentence 1's head-0 scores of the preset; padding, the √d_k scaling and the
+cross-attention shapes use seeded random inputs, so every number is reproducible.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from transformer_math import attention, preset, preset_trace, rounding
+from transformer_math.attention import AttentionRun, MaskComparison, PaddingDemo, ScalingStats
+from transformer_math.configs import TRANSFORMER_BASE as BASE
+
+SEED = 0
+"""Seed of every random draw on this page."""
+
+MASK_SENTENCE = 1
+"""The causal mask is shown on this sentence's head-0 scores."""
+MASK_WORDS: tuple[str, ...] = preset.sentence(MASK_SENTENCE).words
+
+
+@cache
+def mask() -> MaskComparison:
+    """Sentence 1's head-0 scores (5, 5) masked before the softmax, zeroed after it, and with −1e9 for −∞."""
+    return attention.compare_mask_placement(preset_trace(MASK_SENTENCE).scores[0])
+
+
+PADDING_T, PADDING_VALID, PADDING_D_K = 6, 4, 8
+"""The padding example: T positions of which the first PADDING_VALID are real tokens, vectors of PADDING_D_K."""
+N_PADDING = PADDING_T - PADDING_VALID
+
+
+@cache
+def padding() -> PaddingDemo:
+    return attention.padding_demo(PADDING_T, PADDING_VALID, PADDING_D_K, SEED)
+
+
+SCALING_KEYS, SCALING_TRIALS = 8, 2000
+"""Keys per query and queries drawn when the √d_k scaling is measured."""
+SCALING_D_K = (1, 8, BASE.d_k)
+
+
+@cache
+def scaling() -> dict[int, ScalingStats]:
+    """d_k → spread of the scores and size of the largest weight, with and without ÷ √d_k."""
+    return {d_k: attention.scaling_stats(d_k, SCALING_KEYS, SCALING_TRIALS, SEED) for d_k in SCALING_D_K}
+
+
+CROSS_N, CROSS_M = 3, 5
+"""Decoder positions (queries) and encoder positions (keys, values) of the cross-attention example."""
+
+
+@cache
+def cross() -> AttentionRun:
+    """Cross-attention with random weights: 3 decoder positions look at 5 encoder positions (d_model 512, h 8)."""
+    return attention.run_attention(CROSS_N, CROSS_M, BASE.d_model, BASE.n_heads, SEED)
+
+
+def renormalise_gap_within(bound: int) -> int:
+    """max |zero-then-renormalise − mask-before| of :func:`mask`, in machine epsilons (quoted as a bound)."""
+    return rounding.eps_multiple_within(mask().renormalise_gap, bound)
+
+
+def padding_weight_unmasked(query: int) -> float:
+    """Without the mask, the total weight that real query ``query`` gives to the padding keys."""
+    return float(padding().weight_on_padding_unmasked[query])

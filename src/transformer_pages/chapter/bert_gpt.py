@@ -1,0 +1,73 @@
+"""docs/chapter/09-bert-gpt.md: BERT's masked LM simulated on the preset's sentences, and the models' sizes."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+import numpy as np
+
+from transformer_math import counting, masking, preset
+from transformer_math.configs import BERT_BASE, BERT_LARGE, GPT1, GPT2_SMALL, GPT3_175B
+from transformer_math.masking import MLMResult
+
+MLM_SEED = 2018
+"""Seed for the masked-LM simulation (BERT appeared in 2018)."""
+MLM_REPEATS = 250
+"""The eight preset sentences repeated this many times: 8 · 5 · 250 = 10,000 tokens."""
+
+
+@cache
+def mlm_corpus(repeats: int = MLM_REPEATS) -> np.ndarray:
+    """The preset's eight sentences, concatenated ``repeats`` times, as token ids (8·5·repeats,). Read-only."""
+    one_pass = np.concatenate([s.token_ids for s in preset.SENTENCES])
+    corpus = np.tile(one_pass, repeats)
+    corpus.setflags(write=False)
+    return corpus
+
+
+@cache
+def mlm_simulation(repeats: int = MLM_REPEATS, seed: int = MLM_SEED) -> MLMResult:
+    """BERT's 15 % / 80-10-10 corruption on :func:`mlm_corpus`; [MASK] is one extra id after the vocabulary."""
+    mask_id = preset.VOCAB_SIZE
+    result = masking.mlm_mask(mlm_corpus(repeats), mask_id=mask_id, vocab_size=preset.VOCAB_SIZE + 1, rng=seed)
+    for array in (result.input_ids, result.labels, result.action):
+        array.setflags(write=False)
+    return result
+
+
+def rate(kind: str) -> float:
+    """Observed share: "selected" of all tokens, "masked" / "random" / "unchanged" of the selected ones."""
+    counts = mlm_simulation().counts
+    if kind not in counts:
+        raise ValueError(f"kind must be one of {list(counts)}, got {kind!r}")
+    return counts[kind] / (len(mlm_corpus()) if kind == "selected" else counts["selected"])
+
+
+def random_count_spread() -> float:
+    """The binomial standard deviation of the random-replacement count: √(n · p · (1 − p))."""
+    p = masking.MLM_RANDOM_RATE
+    return math.sqrt(mlm_simulation().n_selected * p * (1 - p))
+
+
+MASKED_SHARE_OF_ALL = masking.MLM_SELECT_RATE * masking.MLM_MASK_RATE
+"""15 % × 80 %: the share of all tokens the model sees as [MASK]."""
+BERT_BASE_TOTAL = counting.bert_params(BERT_BASE).total
+BERT_LARGE_TOTAL = counting.bert_params(BERT_LARGE).total
+BERT_LARGE_MILLIONS = round(BERT_LARGE_TOTAL / 10**6)
+BERT_BASE_LAYER = counting.block_params(BERT_BASE.H, BERT_BASE.intermediate_size)
+BERT_BASE_WORD_EMBEDDINGS = BERT_BASE.vocab_size * BERT_BASE.H
+BERT_BASE_WORD_EMBEDDING_SHARE = BERT_BASE_WORD_EMBEDDINGS / BERT_BASE_TOTAL
+GPT3_TOTAL = counting.gpt_params(GPT3_175B).total
+GPT3_SHORTFALL = 1 - GPT3_TOTAL / (175 * 10**9)
+"""How far the count from the shapes falls short of the "175B" of the name."""
+GPT3_LAYER_ESTIMATE = 12 * GPT3_175B.n_layers * GPT3_175B.d_model**2
+"""The usual 12 · n_layers · d_model² estimate of the layers' weights."""
+GPT1_TOTAL = counting.gpt_params(GPT1).total
+GPT2_SMALL_TOTAL = counting.gpt_params(GPT2_SMALL).total
+
+
+def embedding_share(cfg) -> float:
+    """The share of a GPT model's parameters that sits in its embeddings."""
+    p = counting.gpt_params(cfg)
+    return p["embeddings"] / p.total

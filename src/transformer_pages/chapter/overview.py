@@ -1,0 +1,31 @@
+"""docs/chapter/01-overview.md: the original Transformer's sizes and parameters, and why embeddings are scaled."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from transformer_math import counting, positional
+from transformer_math.configs import TRANSFORMER_BASE as BASE
+from transformer_math.positional import EmbeddingScale
+
+CONCAT_WIDTH = BASE.n_heads * BASE.d_v
+"""h · d_v: the width of the heads' concatenation, back to d_model."""
+PARAMS = counting.transformer_params(BASE)
+"""The base model's parameters by part, counted from the shapes."""
+UNSHARED_TOTAL = PARAMS.total + 2 * BASE.vocab_size * BASE.d_model
+"""The total if the two embeddings and the output layer did not share one matrix."""
+PAPER_TOTAL = 65 * 10**6
+"""What Vaswani et al. 2017, Table 3 reports for "base": 65 × 10⁶."""
+GAP_TO_PAPER = PAPER_TOTAL - PARAMS.total
+FINAL_LAYER_NORMS = 2 * counting.layer_norm_params(BASE.d_model)
+"""γ and β of one LayerNorm after each stack (encoder and decoder): what §3 leaves unsaid."""
+
+EMBEDDING_VOCAB = 1000
+"""Rows of the random embedding table whose mean norm the page quotes."""
+EMBEDDING_SEED = 0
+
+
+@cache
+def embedding() -> EmbeddingScale:
+    """‖row‖ of an N(0, 1/d_model) embedding before and after × √d_model, beside ‖PE(pos)‖ (d_model = 512)."""
+    return positional.embedding_scale(BASE.d_model, EMBEDDING_VOCAB, EMBEDDING_SEED)

@@ -1,0 +1,56 @@
+"""docs/chapter/04-positional-encoding.md: the sinusoidal encoding at d_model = 512, measured over 1,000 positions."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from transformer_math import counting, ops, positional, rounding
+from transformer_math.configs import BERT_BASE, GPT2_SMALL
+from transformer_math.configs import TRANSFORMER_BASE as BASE
+
+D_MODEL = BASE.d_model
+PE_CHECK_T = 128
+"""Positions over which the rotation identity is checked."""
+PE_OFFSETS = (1, 2, 5, 10, 50)
+"""Offsets k of the rotation check."""
+PE_SPAN = 1000
+"""Positions 0 … PE_SPAN − 1 over which ‖PE(pos)‖ and PE(pos)·PE(pos + k) are measured."""
+LAST_POSITION = PE_SPAN - 1
+PE_DOT_POSITIONS = (0, 37, 400)
+"""Starting positions of the three PE(pos)·PE(pos + k) curves."""
+
+WAVELENGTHS = ops.pe_wavelengths(D_MODEL)
+"""2π/ω_i for the 256 pairs of d_model = 512."""
+WAVELENGTH_RATIO = float(WAVELENGTHS[1] / WAVELENGTHS[0])
+BERT_LEARNED_POSITIONS = counting.learned_position_params(BERT_BASE.max_position_embeddings, BERT_BASE.hidden_size)
+GPT2_LEARNED_POSITIONS = counting.learned_position_params(GPT2_SMALL.n_ctx, GPT2_SMALL.d_model)
+
+
+@cache
+def norms() -> np.ndarray:
+    """‖PE(pos)‖ for pos = 0 … 999 (all 16 = √(512/2))."""
+    return positional.pe_norms(PE_SPAN, D_MODEL)
+
+
+@cache
+def rotation_error() -> float:
+    """Worst error of "shift by k = one rotation per pair" over 128 positions and the offsets (1, 2, 5, 10, 50)."""
+    return positional.pe_rotation_error(PE_CHECK_T, D_MODEL, PE_OFFSETS)
+
+
+def rotation_error_within(bound: int) -> int:
+    """:func:`rotation_error` as a multiple of machine epsilon, quoted as the bound it stays under."""
+    return rounding.eps_multiple_within(rotation_error(), bound)
+
+
+@cache
+def offset_dot(k: int) -> np.ndarray:
+    """PE(pos)·PE(pos + k) for pos = 0 … 999: one number repeated (its spread is rounding noise)."""
+    return positional.pe_offset_dot(PE_SPAN, D_MODEL, k)
+
+
+def offset_dot_spread_within(k: int, bound: int) -> int:
+    """The standard deviation of :func:`offset_dot` over the positions, in machine epsilons (quoted as a bound)."""
+    return rounding.eps_multiple_within(float(offset_dot(k).std()), bound)

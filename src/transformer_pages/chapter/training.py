@@ -1,0 +1,57 @@
+"""docs/chapter/07-training.md: the Noam schedule, why Adam needs warmup, dropout and label smoothing, computed."""
+
+from __future__ import annotations
+
+from functools import cache
+from types import MappingProxyType
+
+import numpy as np
+
+from transformer_math import adam, ops, preset, schedules
+from transformer_math.configs import TRANSFORMER_BASE as BASE
+from transformer_math.configs import TRANSFORMER_BIG as BIG
+
+PEAK_LR = schedules.noam_peak_lr()
+PEAK_OVER_FIRST = PEAK_LR / schedules.noam_lr(1)
+"""How many times larger the peak learning rate is than step 1's."""
+LR_AT_END = schedules.noam_lr(BASE.train_steps)
+"""η after the base model's 100,000 steps."""
+PEAK_OVER_END = PEAK_LR / LR_AT_END
+BIG_PEAK_LR = schedules.noam_peak_lr(BIG.d_model)
+BIG_OVER_BASE_PEAK = BIG_PEAK_LR / PEAK_LR
+
+WARMUP_DEMO_GRADIENTS = (1e-6, 1e-3, 1.0)
+"""Three parameters whose first gradients differ by a factor of a million."""
+GRADIENT_SPREAD = WARMUP_DEMO_GRADIENTS[2] / WARMUP_DEMO_GRADIENTS[0]
+
+
+def first_adam_step(lr: float, gradients=WARMUP_DEMO_GRADIENTS) -> np.ndarray:
+    """|Δθ| of the first Adam step for each gradient in ``gradients``: about ``lr`` whatever the gradient's size."""
+    return np.abs(adam.adam_updates(np.asarray([gradients], dtype=np.float64), lr)[0])
+
+
+FIRST_STEP_AT_PEAK = first_adam_step(PEAK_LR)
+"""|Δθ| of the first step if training started at the peak learning rate."""
+FIRST_STEP_WITH_WARMUP = first_adam_step(schedules.noam_lr(1))
+
+DROPOUT_SEED = 5
+"""Seed of the dropout demonstration (any fixed seed; fixed so the page's numbers stay put)."""
+
+
+@cache
+def dropout_demo(p: float = BASE.dropout, shape: tuple[int, int] = (512, 512), seed: int = DROPOUT_SEED):
+    """Dropout on an all-ones array: the share of zeros and the mean afterwards (expected p and 1). Read-only."""
+    out = ops.dropout(np.ones(shape), p, seed)
+    return MappingProxyType(
+        {"zero_fraction": float(np.mean(out == 0.0)), "mean": float(out.mean()), "size": int(out.size)}
+    )
+
+
+HANA = preset.WORD_ID["花"]
+PRESET_TARGET = schedules.label_smoothing_target(HANA, preset.VOCAB_SIZE)
+"""The smoothed target over the preset's 16 words when the answer is 花."""
+BASE_TARGET_CORRECT, BASE_TARGET_OTHER = schedules.label_smoothing_target(0, BASE.vocab_size)[:2]
+"""The smoothed target's probability on the answer and on each other token, over the base model's 37,000."""
+TARGET_LOG_RATIO = float(np.log(PRESET_TARGET[HANA] / PRESET_TARGET[0]))
+"""log(answer / other) of the smoothed target: the logit gap at which the loss is smallest."""
+TARGET_ENTROPY = schedules.entropy(PRESET_TARGET)

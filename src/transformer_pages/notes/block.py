@@ -1,0 +1,49 @@
+"""docs/notes/08-block.md: the whole block — its parameters, and that without W_P it cannot tell word orders apart."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from transformer_math import counting, preset, preset_weights, rounding
+from transformer_math.attribution import forward_with_position_scale
+from transformer_math.preset import SENTENCES
+
+
+def block_parameter_sizes() -> dict[str, int]:
+    """Entries of every parameter array of the preset block (W_E left out: it is the lookup table)."""
+    return counting.weight_sizes(preset_weights(), embedding=False)
+
+
+def block_parameter_count() -> int:
+    return sum(block_parameter_sizes().values())
+
+
+def block_nonzero_count() -> int:
+    """How many of those entries the hand-made preset sets to something other than 0."""
+    return sum(counting.nonzero_entries(preset_weights(), embedding=False).values())
+
+
+def nonzero_share() -> float:
+    return block_nonzero_count() / block_parameter_count()
+
+
+def permutation_difference(sentence_number: int, position_scale: float) -> float:
+    """max |block(reversed words) − reversed(block(words))| of ln2_out, with W_P scaled by position_scale.
+
+    0 (to rounding) without W_P: a block without position cannot tell word orders apart.
+    """
+    tokens = preset.sentence(sentence_number).token_ids
+    perm = np.arange(len(tokens))[::-1]
+    out = forward_with_position_scale(preset_weights(), tokens, position_scale).ln2_out  # (T, d_model)
+    out_perm = forward_with_position_scale(preset_weights(), tokens[perm], position_scale).ln2_out
+    return float(np.abs(out_perm - out[perm]).max())
+
+
+def permutation_difference_max(position_scale: float) -> float:
+    """:func:`permutation_difference` for the worst of the eight sentences."""
+    return max(permutation_difference(s.number, position_scale) for s in SENTENCES)
+
+
+def order_blindness_within(bound: int) -> int:
+    """:func:`permutation_difference_max` without W_P, in machine epsilons (quoted as a bound)."""
+    return rounding.eps_multiple_within(permutation_difference_max(0.0), bound)

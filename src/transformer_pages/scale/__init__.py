@@ -1,0 +1,1 @@
+"""The scale notes (``docs/scale/``): one module per page, ``NN-name.md`` → ``name.py``."""

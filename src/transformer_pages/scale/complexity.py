@@ -1,0 +1,39 @@
+"""docs/scale/02-complexity.md: multiplies of one block at n = d = 512, and what one head of d/h costs."""
+
+from __future__ import annotations
+
+from transformer_math import counting
+from transformer_math.configs import TRANSFORMER_BASE as BASE
+
+from .parameters import NOTES_D, NOTES_D_FF, NOTES_N
+
+NOTES_CONV_K = 5
+"""The kernel width the notes pick for the 1-D convolution."""
+CONVS2S_K = 3
+"""ConvS2S's kernel width, which the notes mention for contrast."""
+
+HEADS_DOT = BASE.n_heads * BASE.d_k
+"""h · d_k multiplies for one q·k split over the heads: the same d."""
+HEADS_PROJECTION = BASE.n_heads * NOTES_D * BASE.d_k
+
+
+def qkv_projections(n_queries: int) -> int:
+    """Multiplies of the Q, K and V projections when n_queries queries look at NOTES_N keys (d = 512)."""
+    m = counting.attention_multiplies(n_queries, NOTES_N, NOTES_D)
+    return m["q_projection"] + m["k_projection"] + m["v_projection"]
+
+
+SELF_QKV = qkv_projections(NOTES_N)
+CROSS_QKV = qkv_projections(1)
+"""One new query of a decoder: its keys and values still cost n·d² each."""
+BLOCK = sum(counting.attention_multiplies(NOTES_N, NOTES_N, NOTES_D).values()) + counting.ffn_multiplies(
+    NOTES_N, NOTES_D, NOTES_D_FF
+)
+"""Every multiply of one block's forward pass over 512 tokens."""
+FFN_SHARE = counting.ffn_multiplies(NOTES_N, NOTES_D, NOTES_D_FF) / BLOCK
+BLOCK_PER_TOKEN = BLOCK / NOTES_N
+CORE_OVERTAKES_PROJECTIONS = counting.first_n_where_core_exceeds(NOTES_D, NOTES_D_FF, "projections")
+CORE_OVERTAKES_FFN = counting.first_n_where_core_exceeds(NOTES_D, NOTES_D_FF, "ffn")
+CONV = counting.convolutional_multiplies(NOTES_N, NOTES_D, NOTES_CONV_K)
+CONV_OVER_RNN = CONV / counting.recurrent_multiplies(NOTES_N, NOTES_D)
+BLOCK_OVER_CONV = BLOCK / CONV
