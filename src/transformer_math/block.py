@@ -159,6 +159,7 @@ def forward(
     return forward_from_embeddings(weights, tokens, X_tok, X_pos, scale=scale, causal=causal)
 
 
+# --8<-- [start:forward_from_embeddings]
 def forward_from_embeddings(
     weights: BlockWeights,
     tokens: np.ndarray,
@@ -207,6 +208,8 @@ def forward_from_embeddings(
         ffn_pre=ffn_pre, ffn_h=ffn_h, ffn_out=ffn_out, residual2=residual2, ln2_out=ln2_out,
     )  # fmt: skip
 
+
+# --8<-- [end:forward_from_embeddings]
 
 def _validate_tokens(tokens: np.ndarray, vocab_size: int) -> np.ndarray:
     arr = np.asarray(tokens)

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -50,7 +50,7 @@ class SdpaState:
         return float(np.mean(np.max(self.weights, axis=-1)))
 
 
-@lru_cache(maxsize=1)
+@cache
 def sdpa_qk() -> tuple[np.ndarray, np.ndarray]:
     """The fixed q and k (n, 64): independent standard normal entries, so q·k has variance d_k."""
     rng = np.random.default_rng(SDPA_SEED)
@@ -73,7 +73,7 @@ def sdpa_state(d_k: int, scale: bool, causal: bool) -> SdpaState:
     return SdpaState(int(d_k), bool(scale), bool(causal), scores, weights)
 
 
-@lru_cache(maxsize=1)
+@cache
 def sdpa_grid() -> dict[int, dict[bool, dict[bool, SdpaState]]]:
     """Every reachable state, nested by control as the panel reads it: ``sdpa_grid()[d_k][scale][causal]``."""
     return {

@@ -26,9 +26,6 @@ SNIPPETS = sorted((ROOT / "snippets").rglob("*.py"))
 COMPUTING_MODULES = ("numpy", "transformer_math", "transformer_pages", "transformer_site")
 FETCHES = {"preset_trace", "preset_weights", "build_preset", "sentence"}
 INCLUDE = re.compile(r'^--8<-- "(?P<path>src/[^":]+\.py):(?P<section>[a-z][-_0-9a-z]*)"$')
-# The try-it page's three snippets only embed panel data today; the page is being rebuilt on the in-browser
-# kernel, and these marks must go (strict) the moment the rebuilt snippets pass.
-PANEL_SNIPPETS = {"snippets/tryit/index/explorer.py", "snippets/tryit/index/pe.py", "snippets/tryit/index/sdpa.py"}
 
 
 def imported_names(tree: ast.Module) -> dict[str, str]:
@@ -111,10 +108,8 @@ def problems(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("path", SNIPPETS, ids=lambda p: str(p.relative_to(ROOT / "snippets")))
-def test_source_tab_computes_and_ends_with_one_drawing_call(path, request):
+def test_source_tab_computes_and_ends_with_one_drawing_call(path):
     rel = str(path.relative_to(ROOT))
-    if rel in PANEL_SNIPPETS:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="the try-it snippets only embed panel data"))
     found = problems(path)
     assert not found, f"{rel}: " + "; ".join(found)
 
