@@ -321,7 +321,8 @@ def _traceback(error: BaseException, filename: str, code: str) -> str:
     lines = code.split("\n")
     frames = traceback.extract_tb(error.__traceback__)
     while frames and frames[0].filename != filename:
-        frames.pop(0)
+        frames.pop(0)  # the runner's own frames
+    frames = [f for f in frames if f.filename != _ISOLATION_FILE]  # the guard that refused a write
     out = ["Traceback (most recent call last):"]
     for frame in frames:
         text = lines[frame.lineno - 1].strip() if frame.filename == filename and frame.lineno else (frame.line or "")
@@ -330,6 +331,9 @@ def _traceback(error: BaseException, filename: str, code: str) -> str:
             out.append(f"    {text}")
     out.extend("".join(traceback.format_exception_only(type(error), error)).rstrip().split("\n"))
     return "\n".join(out)
+
+
+_ISOLATION_FILE = str(Path(__file__).with_name("isolation.py"))
 
 
 def _close_figures() -> None:

@@ -1,5 +1,9 @@
-"""Hook: executed blocks (``transformer_site.executed``) — found on each page, named, checked, reported.
+"""Hook: executed blocks (``transformer_site.executed``) — found on each page, named, checked, run, reported.
 
+- ``on_config``: the python fence of ``pymdownx.superfences`` is the site's (markdown-exec's public validator
+  and ``base_format`` with the site's runner, as markdown-exec's own plugin registers its fences), and
+  ``pymdownx.snippets`` includes files from the project's folder — its ``base_path`` would otherwise be the
+  working directory, so ``mkdocs build -f other/place/mkdocs.yml`` would not find them.
 - ``on_pre_build``: a fresh run (blocks, figure cache, the state blocks may not change) for this build.
 - ``on_page_markdown``: every executed fence of the page gets its id (its own, or one derived from its page
   and snippet), its snippet must exist and live under ``snippets/<page path>/``, ids are unique across the
@@ -14,6 +18,18 @@ import logging
 from pathlib import Path
 
 log = logging.getLogger("mkdocs.plugins.transformer_site.executed_blocks")
+
+
+def on_config(config):
+    """The site's python fence, and snippets found from the project's folder (not the working directory)."""
+    from transformer_site import executed
+
+    mdx = config.mdx_configs
+    fences = mdx.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
+    fences[:] = [fence for fence in fences if fence.get("name") != "python"]
+    fences.append({"name": "python", "class": "python", "validator": executed.validator, "format": executed.formatter})
+    mdx.setdefault("pymdownx.snippets", {})["base_path"] = [str(Path(config.config_file_path).parent)]
+    return config
 
 
 def on_pre_build(config) -> None:
