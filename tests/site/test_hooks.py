@@ -71,7 +71,6 @@ def test_inline_code_without_id_is_an_error_naming_page_and_line(hooks):
 def test_pre_build_forgets_project_modules_so_serve_sees_edits(hooks):
     import transformer_figures  # noqa: F401
     import transformer_math
-
     from transformer_site import PROJECT_PACKAGES, isolation
 
     saved = {name: mod for name, mod in sys.modules.items() if name.split(".")[0] in PROJECT_PACKAGES}
