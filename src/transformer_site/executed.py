@@ -194,8 +194,8 @@ def register_page(markdown: str, page: str, first_line: int = 1) -> str:
 
 def state_baseline():
     """The record of what executed code may not change (made once per build; also outside a build, for
-    ``check`` and pytest): every module of the library packages imported first, so each is recorded before
-    any code could change it."""
+    ``check`` and pytest): every module of the library packages and the citable names are imported first, so
+    each is recorded before any code could change it."""
     from transformer_site import isolation
 
     run = current_run()
@@ -218,6 +218,8 @@ def _import_library() -> None:
         for info in pkgutil.walk_packages(module.__path__, f"{package}."):
             with contextlib.suppress(Exception):  # a module that fails to import fails the block that needs it
                 importlib.import_module(info.name)
+    with contextlib.suppress(Exception):  # the citable names (the traces and weights the checked numbers read)
+        importlib.import_module("transformer_site.citable")
 
 
 def _tool_caches() -> list[str]:

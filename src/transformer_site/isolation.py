@@ -239,15 +239,16 @@ class _ArrayEntry(_Entry):
 class _MappingEntry(_Entry):
     """A dict, a module's namespace (public names only) or an object's attributes: each name → the same object."""
 
-    __slots__ = ("public_only", "setter", "size")
+    __slots__ = ("public_only", "setter", "read", "size")
 
-    def __init__(self, label, obj, saved, public_only=False, setter=None):
+    def __init__(self, label, obj, saved, public_only=False, setter=None, read=None):
         super().__init__(label, obj, saved)
         self.public_only, self.setter = public_only, setter
+        self.read = read or (vars if setter is not None else None)
         self.size = len(self._namespace())
 
     def _namespace(self) -> Mapping:
-        return vars(self.obj) if self.setter is not None else self.obj
+        return self.read(self.obj) if self.read is not None else self.obj
 
     def _current(self) -> Mapping:
         namespace = self._namespace()
@@ -292,6 +293,12 @@ _MISSING = object()
 
 def _key(key, sep: str) -> str:
     return str(key) if sep else f"[{key!r}]"
+
+
+def _slot_values(obj) -> dict:
+    """The attributes of an object without ``__dict__`` (a dataclass with ``slots=True``)."""
+    names = [name for cls in type(obj).__mro__ for name in getattr(cls, "__slots__", ())]
+    return {name: getattr(obj, name) for name in names if hasattr(obj, name) and not name.startswith("__")}
 
 
 def _set_attribute(obj, key, value, delete=False) -> None:
@@ -444,9 +451,10 @@ class StateBaseline:
             if self._is_project_class(obj):
                 public = {k: v for k, v in vars(obj).items() if not k.startswith("_")}
                 self._entries.append(_MappingEntry(label, obj, public, public_only=True, setter=_set_attribute))
-        elif self._is_project_class(type(obj)) and hasattr(obj, "__dict__"):
-            attributes = dict(vars(obj))
-            self._entries.append(_MappingEntry(label, obj, attributes, setter=_set_attribute))
+        elif self._is_project_class(type(obj)):
+            read = vars if hasattr(obj, "__dict__") else _slot_values
+            attributes = dict(read(obj))
+            self._entries.append(_MappingEntry(label, obj, attributes, setter=_set_attribute, read=read))
             for key, value in attributes.items():
                 self._walk(f"{label}.{key}", value, depth + 1)
 
