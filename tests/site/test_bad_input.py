@@ -45,11 +45,11 @@ LINES = [
     ("引用 {{ 3.52.6 = s1.scores[0, 2, 3] }}。", "is not a number literal"),
     ("引用 {{ +3.526 s1.scores[0, 2, 3] }}。", "malformed checked number"),
     ("引用 {{ 3.526 = }}。", "malformed checked number"),
-    ("副作用 {{ 0 = s1.scores.fill(0) }}。", "the mutating method .fill() is not allowed"),
+    ("副作用 {{ 0 = s1.scores.fill(0) }}。", "assignment destination is read-only"),
     ("副作用 {{ 1 = (x := 1) }}。", "an assignment (:=) is not allowed"),
-    ("副作用 {{ 0 = W.W_Q.sort() }}。", "the mutating method .sort() is not allowed"),
+    ("副作用 {{ 0 = W.W_Q.sort() }}。", "array is read-only"),
     ('副作用 {{ 0 = setattr(s1, "scores", 0) }}。', "unknown name 'setattr'"),
-    ("副作用 {{ 0 = ops.np.random.seed(0) }}。", "not a number"),
+    ("副作用 {{ 0 = ops.np.random.seed(0) }}。", "reaches the module numpy"),
 ]
 
 

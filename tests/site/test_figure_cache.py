@@ -136,6 +136,25 @@ def test_dynamic_imports_depend_on_every_module_of_the_named_package(project):
     assert not any(m.startswith("transformer_figures") for m in closure)
 
 
+def test_a_page_module_of_a_fourth_package_is_followed(project):
+    """transformer_pages (facts that exist for one page) is a project package like the others."""
+    pages = project / "src" / "transformer_pages"
+    pages.mkdir()
+    (pages / "__init__.py").write_text("", encoding="utf-8")
+    (pages / "attention.py").write_text("from transformer_math.counting import params\nX = params(2)\n", encoding="utf-8")
+    code = "from transformer_pages.attention import X\nprint(X)\n"
+    closure = DependencyGraph(project / "src").closure(code)
+    assert closure == ["transformer_math", "transformer_math.block", "transformer_math.counting",
+                       "transformer_math.ops", "transformer_pages", "transformer_pages.attention"]  # fmt: skip
+    build(project)
+    cache = FigureCache(project, project / ".cache" / "figures", src_root=project / "src")
+    cache.run(code, lambda: "x", label="pages")
+    edit(project, "src/transformer_pages/attention.py")
+    again = FigureCache(project, project / ".cache" / "figures", src_root=project / "src")
+    again.run(code, lambda: "y", label="pages")
+    assert (cache.renders, again.renders) == (1, 1)
+
+
 def test_real_snippets_resolve_their_dependencies():
     """On this repository: a heatmap of the trace does not depend on counting; the parameter table does."""
     graph = DependencyGraph(REPO / "src")
