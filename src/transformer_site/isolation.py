@@ -239,7 +239,7 @@ class _ArrayEntry(_Entry):
 class _MappingEntry(_Entry):
     """A dict, a module's namespace (public names only) or an object's attributes: each name → the same object."""
 
-    __slots__ = ("public_only", "setter", "read", "size")
+    __slots__ = ("public_only", "read", "setter", "size")
 
     def __init__(self, label, obj, saved, public_only=False, setter=None, read=None):
         super().__init__(label, obj, saved)

@@ -40,13 +40,15 @@ PROBES = [
     Probe("catches-everything",
           snippet="import time\nwhile True:\n    try:\n        time.sleep(10)\n    except Exception:\n        pass\n",
           says=("executed block id='page-catches-everything'", "BlockTimeout")),
-    Probe("writes-docs", snippet="from pathlib import Path\nPath('docs/evil.md').write_text('# 悪')\nprint('<p>x</p>')\n",
+    Probe("writes-docs",
+          snippet="from pathlib import Path\nPath('docs/evil.md').write_text('# 悪')\nprint('<p>x</p>')\n",
           says=("executed block id='page-writes-docs'", "wrote outside its temporary folder", "docs/evil.md")),
     Probe("writes-and-hides",
           snippet=("try:\n    open('src/evil.py', 'w').write('x = 1')\nexcept OSError:\n    pass\n"
                    "print('<p>x</p>')\n"),
           says=("executed block id='page-writes-and-hides'", "wrote outside its temporary folder", "src/evil.py")),
-    Probe("starts-a-process", snippet="import subprocess\nsubprocess.run(['touch', 'docs/evil.md'])\nprint('<p>x</p>')\n",
+    Probe("starts-a-process",
+          snippet="import subprocess\nsubprocess.run(['touch', 'docs/evil.md'])\nprint('<p>x</p>')\n",
           says=("executed block id='page-starts-a-process'", "started a process")),
     Probe("sets-a-constant", snippet="from transformer_math import preset\npreset.D_FF = 64\nprint('<p>x</p>')\n",
           says=("executed block id='page-sets-a-constant'", "changed transformer_math.preset.D_FF")),
@@ -54,7 +56,7 @@ PROBES = [
           snippet="from transformer_site.citable import NAMES\nNAMES['W'].W1[...] = 0.0\nprint('<p>x</p>')\n",
           says=("executed block id='page-changes-the-weights'", "changed W.W1 (an array, in place)")),
     Probe("changes-a-trace",
-          snippet="from transformer_math import preset_trace\npreset_trace(1).scores[0, 2, 3] = 0.0\nprint('<p>x</p>')\n",
+          snippet="from transformer_math import preset_trace\npreset_trace(1).scores[0, 2, 3] = 0.0\nprint('<p>x</p>')",
           says=("executed block id='page-changes-a-trace'", "read-only")),
     Probe("raises", snippet="values = [1.0, 2.0]\nprint(values[5])\n",
           says=("executed block id='page-raises'", "IndexError: list index out of range")),
@@ -173,10 +175,10 @@ PAGE = """\
 @pytest.mark.parametrize(
     ("kind", "snippets", "extra", "says"),
     [
-        ("missing snippet", {}, "", "docs/page.md:5: executed block includes snippets/page/figure.py, which does not exist"),
+        ("missing snippet", {}, "", "docs/page.md:5: executed block includes snippets/page/figure.py, which does not"),
         ("notebook export", {"snippets/page/figure.py": b"print('\xff\xfe')\n"}, "", "notebook export: "),
-        ("search placeholder", {"snippets/page/figure.py": b"print('<p>ok</p>')\n"}, "\n<!-- tf-search-skip 0 -->\n",
-         "search_skip: page.md: 0 figures were set aside, 1 placeholders remain"),
+        ("search placeholder", {"snippets/page/figure.py": b"print('<p>ok</p>')\n"},
+         "\n<!-- tf-search-skip 0 -->\n", "search_skip: page.md: 0 figures were set aside, 1 placeholders remain"),
     ],
 )  # fmt: skip
 def test_other_failure_kinds_fail_the_quiet_build(tmp_path, kind, snippets, extra, says):

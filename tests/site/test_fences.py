@@ -43,7 +43,8 @@ def test_an_unclosed_fence_runs_to_the_end():
 
 def test_a_fence_in_a_blockquote_and_a_backtick_line_that_is_inline_code():
     """The two cases on which the checked-number reader and the hook once disagreed."""
-    lines = ["> ```python", "> {{ 1 = s1.x }}", "> ```", "", "```a``` is inline code {{ 2 = s1.y }}", "```text", "x", "```"]
+    lines = ["> ```python", "> {{ 1 = s1.x }}", "> ```", "", "```a``` is inline code {{ 2 = s1.y }}"]
+    lines += ["```text", "x", "```"]
     fences = find_fences(lines)
     assert [(f.start, f.end, f.body) for f in fences] == [(0, 2, ("{{ 1 = s1.x }}",)), (5, 7, ("x",))]
 

@@ -141,7 +141,8 @@ def test_a_page_module_of_a_fourth_package_is_followed(project):
     pages = project / "src" / "transformer_pages"
     pages.mkdir()
     (pages / "__init__.py").write_text("", encoding="utf-8")
-    (pages / "attention.py").write_text("from transformer_math.counting import params\nX = params(2)\n", encoding="utf-8")
+    module = "from transformer_math.counting import params\nX = params(2)\n"
+    (pages / "attention.py").write_text(module, encoding="utf-8")
     code = "from transformer_pages.attention import X\nprint(X)\n"
     closure = DependencyGraph(project / "src").closure(code)
     assert closure == ["transformer_math", "transformer_math.block", "transformer_math.counting",

@@ -18,11 +18,11 @@ from transformer_site.isolation import BlockTimeout, ForbiddenEffectError, Guard
 def test_the_time_limit_stops_a_loop_that_catches_exceptions():
     start = time.monotonic()
     guard = Guard("loop", time_limit=0.5)
-    with pytest.raises(BlockTimeout, match="time limit of 0.5 s"), guard:
+    with pytest.raises(BlockTimeout, match=r"time limit of 0\.5 s"), guard:
         while True:
             try:
                 time.sleep(5)
-            except Exception:  # noqa: BLE001, S110 - the point: it must not swallow the time limit
+            except Exception:
                 pass
     assert time.monotonic() - start < 3
     assert guard.problems[0].startswith("ran past its time limit")
