@@ -138,6 +138,7 @@ class BuildRun:
     cache: object = None  # FigureCache
     baseline: object = None  # isolation.StateBaseline, made at the first block or checked number
     tool_caches: list[str] = field(default_factory=list)
+    prepared: bool = False  # the library imported for blocks (see _prepare_blocks)
 
 
 _run: BuildRun | None = None
@@ -193,17 +194,25 @@ def register_page(markdown: str, page: str, first_line: int = 1) -> str:
 
 
 def state_baseline():
-    """The record of what executed code may not change (made once per build; also outside a build, for
-    ``check`` and pytest): every module of the library packages and the citable names are imported first, so
-    each is recorded before any code could change it."""
+    """The record of what executed code may not change: made once per build (also outside a build, for ``check``
+    and pytest) from the library modules loaded then; a guard records modules imported later when it starts."""
     from transformer_site import isolation
 
     run = current_run()
     if run.baseline is None:
-        _import_library()
-        run.tool_caches = _tool_caches()
         run.baseline = isolation.StateBaseline(LIBRARY_PACKAGES)
     return run.baseline
+
+
+def _prepare_blocks(run: BuildRun):
+    """Before the first block that runs: every library module imported, so that each is recorded before any
+    block could change it, and the folders the toolchain writes to. (Not for checked numbers: a warm build
+    whose blocks all come from the cache imports no figure code.)"""
+    if not run.prepared:
+        _import_library()
+        run.tool_caches = _tool_caches()
+        run.prepared = True
+    return state_baseline()
 
 
 def _import_library() -> None:
@@ -268,7 +277,7 @@ def _render(code: str, block: ExecutedBlock | None, where: str, run: BuildRun, n
     from transformer_site import environment, isolation
     from transformer_site.output_checks import BadOutputError, check_output, nan_free_figures
 
-    baseline = state_baseline()
+    baseline = _prepare_blocks(run)
     filename = _filename(code, block, run.project_root)
     module_name = re.sub(r"[^A-Za-z0-9]+", "_", f"block_{block.block_id if block else 'inline'}")
     namespace.setdefault("__name__", module_name)  # dataclasses and pickle look the module up

@@ -17,7 +17,7 @@ forbidden methods:
 3. **Its effects**: it runs under ``transformer_site.isolation.Guard``: no file written, no process started,
    a time limit.
 4. **The state after it**: the guard compares everything executed code may read (module constants, the
-   cached traces, the weights, the citable names, the global random state, …) with what it was, reports any
+   cached traces, the weights, the citable names, …) with what it was, reports any
    difference as this expression's error and puts the state back, so no other page is blamed for it.
 """
 
@@ -229,8 +229,9 @@ def evaluate(expression: str, names: Mapping[str, object] | None = None, where: 
 
     reader = _Reader(expression, frozenset(id(v) for v in names.values() if isinstance(v, types.ModuleType)))
     guard = isolation.Guard(
-        f"{where}: {expression.strip()}", time_limit=TIME_LIMIT, baseline=_baseline(), temp_dir=False
-    )
+        f"{where}: {expression.strip()}", time_limit=TIME_LIMIT, baseline=_baseline(), temp_dir=False,
+        process_state=False,  # the random generators, os.environ, …: unreachable from a citable name
+    )  # fmt: skip
     failure = None
     try:
         with guard:
