@@ -103,7 +103,8 @@ class Guard:
 
     ``what`` names the code in messages (``docs/page.md:12: executed block id='…'``). After the ``with``
     block, :attr:`problems` lists what it did wrong (refused writes, processes, state changes, the time limit);
-    the exception the code raised, if any, propagates as usual.
+    the exception the code raised, if any, propagates as usual. ``check_before``: compare the state with the
+    record on entry too, and take a change found then as the new record (it was not this code's doing).
     """
 
     def __init__(
@@ -116,6 +117,7 @@ class Guard:
         cwd: str | os.PathLike | None = None,
         temp_dir: bool = True,
         process_state: bool = True,
+        check_before: bool = True,
     ):
         self.what = what
         self.time_limit = time_limit
@@ -127,6 +129,7 @@ class Guard:
         self.timed_out = False
         self.wants_temp_dir = temp_dir
         self.process_state = process_state
+        self.check_before = check_before
         self.temp_dir: str | None = None
         self.thread = threading.get_ident()
         self._alarms = 0
@@ -172,6 +175,8 @@ class Guard:
             self.baseline = None
         if self.baseline is not None:
             self.baseline.refresh()  # modules imported since the last guard, recorded as they are now
+            if self.check_before and self.baseline.changes(self.process_state):
+                self.baseline.rebase()  # changed by code outside any guard (the build, a test): not this code's
         self.temp_dir = tempfile.mkdtemp(prefix="transformer-block-") if self.wants_temp_dir else None
         self._saved_tempdir = tempfile.tempdir
         self._saved_cwd = os.getcwd()
