@@ -84,7 +84,7 @@ def _reject(expression: str, what: str) -> ExpressionError:
 
 
 class _Reader:
-    """The helpers the compiled expression calls for every name, attribute, item, call and operator."""
+    """What the compiled expression calls for every name, attribute, item, call and operator: values read-only."""
 
     def __init__(self, expression: str, modules: frozenset[int]):
         self.expression = expression
@@ -135,31 +135,31 @@ class _Reader:
 class _ToReader(ast.NodeTransformer):
     """Rewrite ``a.b``, ``a[k]``, ``f(x)``, names and ``**``/``*`` into calls of the ``_Reader``'s methods."""
 
-    def _helper(self, method: str, *args: ast.expr) -> ast.Call:
+    def _read(self, method: str, *args: ast.expr) -> ast.Call:
         func = ast.Attribute(ast.Name("_reader", ast.Load()), method, ast.Load())
         return ast.Call(func, list(args), [])
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
-        return self._helper("value", node)
+        return self._read("value", node)
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        return self._helper("attr", self.visit(node.value), ast.Constant(node.attr))
+        return self._read("attr", self.visit(node.value), ast.Constant(node.attr))
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
-        return self._helper("item", self.visit(node.value), self.visit(node.slice))
+        return self._read("item", self.visit(node.value), self.visit(node.slice))
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         args = ast.Tuple([self.visit(a) for a in node.args], ast.Load())
         keywords = [ast.keyword(k.arg, self.visit(k.value)) for k in node.keywords]
         kwargs = ast.Call(ast.Name("_dict", ast.Load()), [], keywords)
-        return self._helper("call", self.visit(node.func), args, kwargs)
+        return self._read("call", self.visit(node.func), args, kwargs)
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         left, right = self.visit(node.left), self.visit(node.right)
         if isinstance(node.op, ast.Pow):
-            return self._helper("power", left, right)
+            return self._read("power", left, right)
         if isinstance(node.op, ast.Mult):
-            return self._helper("times", left, right)
+            return self._read("times", left, right)
         return ast.BinOp(left, node.op, right)
 
 
