@@ -299,6 +299,7 @@ def _render(code: str, block: ExecutedBlock | None, where: str, run: BuildRun, n
     except BaseException as exc:  # SystemExit and the time limit too: a block never ends the build
         error = exc
     finally:
+        guard.close()  # already closed by the with, unless the time limit struck on the way out
         sys.modules.pop(module_name, None)
         _close_figures()
     if error is not None:

@@ -133,6 +133,7 @@ class Guard:
         self.temp_dir: str | None = None
         self.thread = threading.get_ident()
         self._alarms = 0
+        self._closing = self._closed = True  # until entered: close() has nothing to do
 
     @property
     def problems(self) -> list[str]:
@@ -161,6 +162,8 @@ class Guard:
     # -- time
     def _alarm(self, signum, frame) -> None:
         self.timed_out = True
+        if self._closing:
+            return  # the code is over; the guard is putting things back (the timer is about to stop)
         self._alarms += 1
         if self._alarms > 10:  # the code catches BaseException and goes on: nothing else can stop it
             sys.stderr.write(f"ERROR: {self.what}: still running 10 s past its time limit; stopping the build\n")
@@ -181,6 +184,8 @@ class Guard:
         self._saved_tempdir = tempfile.tempdir
         self._saved_cwd = os.getcwd()
         self._timer = False
+        self._closing = False
+        self._closed = False
         if self.time_limit is not None and outermost:
             if threading.current_thread() is not threading.main_thread():
                 raise RuntimeError(f"{self.what}: a time limit needs the main thread (MkDocs builds there)")
@@ -195,10 +200,26 @@ class Guard:
         return self
 
     def __exit__(self, *exc) -> bool:
-        _guards.remove(self)
+        self.close()
+        return False
+
+    def close(self) -> None:
+        """Stop the timer and put everything back; idempotent, so a caller may call it again in ``finally``
+        (the time limit can strike on the very call of ``__exit__``, before it ran)."""
+        while not self._closed:
+            try:
+                self._closing = True  # from here on the timer no longer raises
+                self._close()
+            except BlockTimeout:
+                continue
+
+    def _close(self) -> None:
+        if self in _guards:
+            _guards.remove(self)
         if self._timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self._saved_handler)
+            self._timer = False
         tempfile.tempdir = self._saved_tempdir
         os.chdir(self._saved_cwd)
         if self.temp_dir is not None:
@@ -207,7 +228,7 @@ class Guard:
             self.changes = self.baseline.changes(self.process_state)
             if self.changes:
                 self.baseline.restore()
-        return False
+        self._closed = True
 
 
 # ---------------------------------------------------------------------------------------------- the state

@@ -248,6 +248,8 @@ def evaluate(expression: str, names: Mapping[str, object] | None = None, where: 
         if isinstance(exc, ValueError) and "read-only" in message:
             message += " (a checked number may not change what it reads)"
         failure = f"{expression.strip()} raised {type(exc).__name__}: {message}"
+    finally:
+        guard.close()  # already closed by the with, unless the time limit struck on the way out
     if guard.problems:  # what it did, whether or not it also raised: a refused write, a changed state
         raise ExpressionError(f"{expression.strip()} {'; '.join(guard.problems)} (undone)")
     if failure is not None:
