@@ -66,26 +66,30 @@ def logged() -> list[str]:
 ERROR_PAGE_TITLE = "ビルドが失敗しました"
 
 
-def error_page(messages: list[str]) -> str:
+def error_page(messages: list[str], refresh: bool = False) -> str:
     """A self-contained page (no stylesheet: the failed build wrote none) listing what is wrong.
 
-    ``mkdocs serve`` adds its live-reload script before ``</body>``, so the tab reloads by itself once a
-    rebuild succeeds; the ``<meta refresh>`` is the fallback for a page the reload script does not reach.
+    ``mkdocs serve`` adds its live-reload script before ``</body>`` of every page it serves from the site, so
+    the tab reloads by itself once a rebuild succeeds. ``refresh``: reload every 5 s instead, for the page
+    serve answers a missing URL with (``404.html``), which gets no script.
     """
     items = "\n".join(f"<li><pre>{html.escape(message)}</pre></li>" for message in messages)
+    reload = '<meta http-equiv="refresh" content="5">\n' if refresh else ""
     return f"""<!doctype html>
 <html lang="ja">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="refresh" content="5">
+{reload}
 <title>{ERROR_PAGE_TITLE}</title>
 <style>
 body {{ font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; padding: 0 1rem; color: #222; }}
 h1 {{ color: #b00020; font-size: 1.5rem; }}
 li {{ margin: 0 0 1rem; }}
 pre {{ white-space: pre-wrap; overflow-wrap: anywhere; background: #fbeaea; padding: .75rem; margin: 0; }}
-@media (prefers-color-scheme: dark) {{ body {{ background: #1e1e1e; color: #eee; }} pre {{ background: #3a2020; }} }}
+@media (prefers-color-scheme: dark) {{
+  body {{ background: #1e1e1e; color: #eee; }} h1 {{ color: #ff8a80; }} pre {{ background: #3a2020; }}
+}}
 </style>
 </head>
 <body>

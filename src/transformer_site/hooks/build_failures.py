@@ -73,8 +73,7 @@ def write_error_pages(site_dir: Path, pages: list[Path], messages: list[str]) ->
     """The error page at every given page path and as ``404.html`` (what serve answers for any other URL)."""
     from transformer_site import failures
 
-    page = failures.error_page(messages)
     for relative in {*pages, Path("404.html"), Path("index.html")}:
         target = site_dir / relative
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(page, encoding="utf-8")
+        target.write_text(failures.error_page(messages, refresh=relative == Path("404.html")), encoding="utf-8")
