@@ -87,10 +87,11 @@ class CheckedNumber:
 
 
 def is_candidate(token: str) -> bool:
-    """``{{ … }}`` inside math that looks like a checked number or an exemption; ``{{a}}`` in TeX is left
-    alone. (In prose every ``{{ … }}`` is read as a checked number: prose has no other use for the braces.)"""
-    body = token[2:-2].strip()
-    return re.match(r"[+\-−.\d]", body) is not None or "=" in body or body.endswith("unchecked")
+    """``{{ … }}`` inside math that looks like a checked number or an exemption — a space after the braces, an
+    ``=``, or ``unchecked`` — while TeX's ``{{a}}`` and ``\\frac{{1}}{2}`` are left alone. (In prose every
+    ``{{ … }}`` is read as a checked number: prose has no other use for the braces.)"""
+    body = token[2:-2]
+    return body[:1].isspace() or "=" in body or body.strip().endswith("unchecked")
 
 
 def scan(text: str) -> list[Region]:
@@ -137,10 +138,10 @@ class LineIndex:
 
 
 # What is left of the syntax once the complete tokens are taken out: in prose any "{{" or "}}" (prose has no
-# other use for them); in math a "{{" that goes on like a checked number (TeX groups as {{a}} but never writes
-# a number, a space or an "=" right after the braces).
+# other use for them); in math a "{{" that goes on like a checked number — a space right after the braces, or
+# an "=" before the next brace (TeX groups as {{a}} or \frac{{1}}{2}, without either).
 _STRAY_IN_TEXT = re.compile(r"\{\{|\}\}")
-_STRAY_IN_MATH = re.compile(r"\{\{(?=\s|[+\-−.\d=])")
+_STRAY_IN_MATH = re.compile(r"\{\{(?=\s|[^{}\n]*=)")
 
 
 def find_checked_numbers(text: str, path: str, first_line: int = 1) -> list[CheckedNumber]:
