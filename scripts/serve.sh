@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Preview: install the docs extra into .venv, build the site strictly and serve it with live reload on
 # http://127.0.0.1:8000/ (TRANSFORMER_SERVE_ADDR=host:port to change it). The first build fails loudly and
-# nothing is served when a page is wrong.
+# nothing is served when a page is wrong; when a later rebuild fails, the open page shows the errors (page:line,
+# block, snippet) and reloads by itself once they are fixed.
 #
 # PyTorch is not installed here: a preview of a prose edit should not cost a download of hundreds of MB
 # (several GB for the CUDA build that a plain "pip install torch" pulls on Linux). So this is a preview build

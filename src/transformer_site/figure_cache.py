@@ -12,13 +12,14 @@ is the SHA-256 of
   reads the pages, so its output depends on them),
 - the versions of Python and of the libraries that shape the output (numpy, matplotlib, markdown-exec, torch),
   whether the build is a local preview (``TRANSFORMER_PREVIEW=1``), and
-  the source of this module and of ``output_checks`` (what may be stored).
+  the source of this module, of ``executed``, ``isolation`` and ``output_checks`` (what may be stored).
 
 So a rebuild after editing a page's prose renders nothing; editing ``src/transformer_math/counting.py``
 re-renders exactly the blocks whose import closure contains it.
 
 Environment: ``TRANSFORMER_FIGURE_CACHE`` = cache directory (default ``<project>/.cache/figures``) or ``off``;
 ``TRANSFORMER_SITE_NO_EXEC=1`` replaces every executed block's output by nothing (the benchmark's floor).
+``transformer_site.executed`` runs every block through :meth:`FigureCache.run`.
 """
 
 from __future__ import annotations
@@ -36,10 +37,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from transformer_site import PROJECT_PACKAGES
+
 log = logging.getLogger("mkdocs.plugins.transformer_site.figure_cache")
 
-PROJECT_PACKAGES = ("transformer_math", "transformer_pages", "transformer_figures", "transformer_site")
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"  # 2: blocks run isolated (transformer_site.executed)
+OWN_RULES = ("figure_cache.py", "executed.py", "isolation.py", "output_checks.py")
 _DYNAMIC_IMPORT = re.compile(r"\bimportlib\.import_module\(|\bpkgutil\.iter_modules\(|\b__import__\(")
 _PATH_LITERAL = re.compile(r"^[\w\-]+(?:/[\w.\-]+)*/?$")
 
@@ -53,7 +56,9 @@ def _library_versions() -> str:
             versions.append(f"{name} {importlib.metadata.version(name)}")
         except importlib.metadata.PackageNotFoundError:
             versions.append(f"{name} absent")
-    versions.append(f"preview {os.environ.get('TRANSFORMER_PREVIEW', '') == '1'}")
+    from transformer_site import environment
+
+    versions.append(f"preview {environment.value('TRANSFORMER_PREVIEW')}")
     return "; ".join(versions)
 
 
@@ -195,9 +200,10 @@ class FigureCache:
     def __post_init__(self) -> None:
         self.project_root = Path(self.project_root)
         self.graph = DependencyGraph(Path(self.src_root) if self.src_root else find_src_root())
-        # The cache's own rules and the output checks decide what may be stored: a change to them re-renders.
+        # The cache's own rules, how blocks run and the output checks decide what may be stored: a change to
+        # them re-renders.
         here = Path(__file__).resolve().parent
-        own = [self.graph.digest(here / name) for name in ("figure_cache.py", "output_checks.py")]
+        own = [self.graph.digest(here / name) for name in OWN_RULES]
         self._environment = f"{_library_versions()}; {' '.join(own)}"
 
     def key(self, code: str) -> str:
@@ -233,51 +239,26 @@ class FigureCache:
 
 
 def cache_dir_from_env(project_root: Path) -> Path | None:
-    setting = os.environ.get("TRANSFORMER_FIGURE_CACHE", "")
-    if setting.lower() in ("off", "0", "no"):
-        return None
-    return Path(setting) if setting else Path(project_root) / ".cache" / "figures"
+    """``TRANSFORMER_FIGURE_CACHE`` (validated in ``transformer_site.environment``): a folder, ``off``, or default."""
+    from transformer_site import environment
+
+    if os.environ.get("TRANSFORMER_FIGURE_CACHE", "") == "":
+        return Path(project_root) / ".cache" / "figures"
+    return environment.value("TRANSFORMER_FIGURE_CACHE")
 
 
 def execution_disabled() -> bool:
-    return os.environ.get("TRANSFORMER_SITE_NO_EXEC", "") not in ("", "0")
+    from transformer_site import environment
+
+    return bool(environment.value("TRANSFORMER_SITE_NO_EXEC"))
 
 
-_current: FigureCache | None = None
+_current: FigureCache | None = None  # the cache of the build in progress (set by transformer_site.executed)
 
 
-def install(project_root: Path) -> FigureCache:
-    """Route markdown-exec's python runner through a fresh cache (called from the hook's ``on_pre_build``)."""
+def use(cache: FigureCache | None) -> None:
     global _current
-    from markdown_exec._internal.formatters import python as exec_python
-    from markdown_exec._internal.formatters.base import ExecutionError
-
-    from transformer_site.output_checks import BadOutputError, check_output, nan_free_figures
-
-    original = getattr(exec_python, "_transformer_site_original_run", exec_python._run_python)
-    exec_python._transformer_site_original_run = original
-    cache = FigureCache(Path(project_root), cache_dir_from_env(project_root))
-
-    def run(code: str, returncode: int | None = None, session: str | None = None, id: str | None = None, **extra):
-        if execution_disabled():
-            return ""
-
-        def render() -> str:
-            with nan_free_figures():
-                output = original(code, returncode=returncode, session=session, id=id, **extra)
-            try:
-                check_output(output)
-            except BadOutputError as exc:  # reported like a raising block: page.md:line, snippet, message
-                raise ExecutionError(f"{type(exc).__name__}: {exc}") from exc
-            return output
-
-        if session:  # shared state between blocks: the output depends on more than the code
-            return render()
-        return cache.run(code, render, id or "")
-
-    exec_python._run_python = run
     _current = cache
-    return cache
 
 
 def report() -> str:

@@ -23,6 +23,7 @@ import textwrap
 from pathlib import Path
 
 import nbformat
+from mkdocs.exceptions import PluginError
 
 from transformer_site.checked.syntax import find_checked_numbers
 from transformer_site.fences import INCLUDE, find_fences
@@ -134,7 +135,10 @@ def on_files(files, config, **kwargs):
         source = Path(file.abs_src_path).read_text(encoding="utf-8") if file.abs_src_path else None
         if source is None:
             continue
-        notebook = page_notebook(source, f"docs/{file.src_uri}", project)
+        try:
+            notebook = page_notebook(source, f"{Path(config['docs_dir']).name}/{file.src_uri}", project)
+        except ValueError as exc:  # an error with -q too: the build stops here, naming page and line
+            raise PluginError(f"notebook export: {exc}") from None
         if notebook is None:
             continue
         target = notebook_path(file.src_uri)

@@ -1,9 +1,10 @@
 """What an executed block produced must be publishable; otherwise the block fails (naming page.md:line).
 
-Checked for every executed block (the figure cache's runner calls these around markdown-exec's):
+Checked for every executed block (``transformer_site.executed`` runs every block inside these):
 
-- a figure may not be drawn from NaN data: while a block runs, ``Figure.savefig`` first looks at every
-  artist (lines, images, collections, bars, texts) and raises ``NonFiniteFigureError`` naming the artist.
+- a figure may not be drawn from NaN data: while a block runs, every figure pyplot creates looks at every
+  artist (lines, images, collections, bars, texts) when it is drawn and raises ``NonFiniteFigureError``
+  naming the artist.
   ±inf stays allowed (masked attention scores are −∞ by design); NaN under a mask counts too (imshow masks
   NaN itself), so blank a cell by masking a finite value;
 - the output may not be empty (a block that prints nothing would publish an empty result tab);
@@ -88,24 +89,31 @@ def nan_artists(figure) -> list[str]:
     return found
 
 
+_FIGURE_HOOK = "transformer_site.output_checks:watch_figure"
+
+
+def watch_figure(figure) -> None:
+    """A ``figure.hooks`` entry: the figure refuses to be drawn (saved) from NaN data."""
+    figure.canvas.mpl_connect("draw_event", _refuse_nan)
+
+
+def _refuse_nan(event) -> None:
+    bad = nan_artists(event.canvas.figure)
+    if bad:
+        raise NonFiniteFigureError(
+            f"the figure has NaN data in {', '.join(bad[:5])}{' …' if len(bad) > 5 else ''}: "
+            "matplotlib would silently leave those points out"
+        )
+
+
 @contextlib.contextmanager
 def nan_free_figures() -> Iterator[None]:
-    """While a block runs, ``Figure.savefig`` refuses a figure with NaN data."""
-    from matplotlib.figure import Figure
+    """While a block runs, every figure pyplot creates refuses NaN data when it is drawn (saved).
 
-    original = Figure.savefig
+    Through matplotlib's public ``figure.hooks`` setting (each hook is called with every new pyplot figure)
+    and its ``draw_event``; ``rc_context`` also gives every block the settings it started with.
+    """
+    import matplotlib
 
-    def savefig(self, *args, **kwargs):
-        bad = nan_artists(self)
-        if bad:
-            raise NonFiniteFigureError(
-                f"the figure has NaN data in {', '.join(bad[:5])}{' …' if len(bad) > 5 else ''}: "
-                "matplotlib would silently leave those points out"
-            )
-        return original(self, *args, **kwargs)
-
-    Figure.savefig = savefig
-    try:
+    with matplotlib.rc_context({"figure.hooks": [*matplotlib.rcParams["figure.hooks"], _FIGURE_HOOK]}):
         yield
-    finally:
-        Figure.savefig = original

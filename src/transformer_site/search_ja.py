@@ -24,7 +24,6 @@ from __future__ import annotations
 import html
 import json
 import logging
-import os
 import re
 from pathlib import Path
 
@@ -109,7 +108,9 @@ def patch_worker(source: str, name: str) -> str:
 
 
 def on_post_build(config, **kwargs) -> None:
-    if os.environ.get("TRANSFORMER_SITE_STOCK_SEARCH") == "1":
+    from transformer_site import environment
+
+    if environment.value("TRANSFORMER_SITE_STOCK_SEARCH"):
         log.info("search_ja: TRANSFORMER_SITE_STOCK_SEARCH=1, leaving Material's search as it is")
         return
     site = Path(config["site_dir"])

@@ -34,11 +34,12 @@ def take_out(html: str) -> tuple[str, list[str]]:
 
 def put_back(html: str, figures: list[str], where: str) -> str:
     """Undo :func:`take_out`; every figure must come back exactly once."""
-    restored = _PLACEHOLDER_PATTERN.sub(lambda m: figures[int(m.group(1))], html)
-    found = len(_PLACEHOLDER_PATTERN.findall(html))
-    if found != len(figures):
-        raise PluginError(f"search_skip: {where}: {len(figures)} figures were set aside, {found} placeholders remain")
-    return restored
+    found = [int(number) for number in _PLACEHOLDER_PATTERN.findall(html)]
+    if sorted(found) != list(range(len(figures))):
+        raise PluginError(
+            f"search_skip: {where}: {len(figures)} figures were set aside, {len(found)} placeholders remain"
+        )
+    return _PLACEHOLDER_PATTERN.sub(lambda m: figures[int(m.group(1))], html)
 
 
 @event_priority(-100)  # last: the page's HTML is final

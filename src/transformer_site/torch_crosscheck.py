@@ -16,7 +16,6 @@ from __future__ import annotations
 import html
 import importlib.util
 import math
-import os
 from dataclasses import fields
 from functools import lru_cache
 
@@ -35,13 +34,9 @@ class TorchMissingError(RuntimeError):
 
 def preview_build() -> bool:
     """Whether this build is a local preview (``TRANSFORMER_PREVIEW=1``), which may skip the cross-check."""
-    value = os.environ.get(PREVIEW_ENV, "")
-    if value not in ("", "0", "1"):
-        raise ValueError(
-            f"{PREVIEW_ENV}={value!r}: use 1 for a local preview (it may skip the PyTorch cross-check) "
-            "or 0 / unset for a full build (it needs torch)"
-        )
-    return value == "1"
+    from transformer_site import environment
+
+    return bool(environment.value(PREVIEW_ENV))  # a bad value is an error naming the variable
 
 
 def require_torch_unless_preview() -> bool:

@@ -17,6 +17,7 @@ from transformer_site.checked import check, collect, number_ids
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "checked_numbers_page.md"
 VALUE = float(preset_trace(1).scores[0, 2, 3])
+HOOKS = REPO / "src" / "transformer_site" / "hooks"
 # Independent route to the expected message: f-strings of the trace value.
 STALE_MESSAGE = f"docs/page.md:9: quoted +3.524, live {VALUE:+.3f} (s1.scores[0, 2, 3] = {VALUE:.7g}…)"
 
@@ -27,9 +28,9 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "docs").mkdir()
     shutil.copy(FIXTURE, tmp_path / "docs" / "page.md")
     (tmp_path / "mkdocs.yml").write_text(
-        "site_name: checked\n"
-        f"hooks:\n  - {REPO / 'src' / 'transformer_site' / 'hooks.py'}\n"
-        "markdown_extensions:\n  - tables\n  - pymdownx.arithmatex:\n      generic: true\n",
+        "site_name: checked\nhooks:\n"
+        + "".join(f"  - {HOOKS / name}.py\n" for name in ("fresh_build", "checked_numbers", "build_failures"))
+        + "markdown_extensions:\n  - tables\n  - pymdownx.arithmatex:\n      generic: true\n",
         encoding="utf-8",
     )
     return tmp_path
@@ -74,7 +75,9 @@ def test_strict_build_fails_at_the_same_location(project):
     result = _build(project)
     assert result.returncode != 0
     errors = [line for line in result.stderr.splitlines() if line.startswith("ERROR")]
-    assert errors == [f"ERROR   -  {STALE_MESSAGE}"], result.stderr
+    assert errors[0] == f"ERROR   -  {STALE_MESSAGE}", result.stderr
+    assert errors[1:] == ["ERROR   -  1 problem(s) reported above (each names its page and line); nothing from this "
+                          "build is published"], result.stderr
 
 
 @pytest.mark.build

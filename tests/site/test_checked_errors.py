@@ -57,7 +57,6 @@ def test_non_numeric_results(expression, says):
         ("sum(t for t in s1.tokens)", "a generator expression"),
         ("s1.__class__", "the private name '__class__'"),
         ("s1._private", "the private name '_private'"),
-        ("s1.scores.fill(0)", "the mutating method .fill()"),
         ("sorted(*s1.tokens)", "a starred argument"),
         ("f'{s1}'", "an f-string"),
         ("{1: 2}[1]", "a dict display"),

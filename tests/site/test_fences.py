@@ -39,3 +39,29 @@ def test_an_indented_fence_loses_its_indentation_and_a_shorter_fence_does_not_cl
 def test_an_unclosed_fence_runs_to_the_end():
     fences = find_fences(['```python exec="on" id="x"', "print(1)"])
     assert (fences[0].end, fences[0].body) == (2, ("print(1)",))
+
+
+def test_a_fence_in_a_blockquote_and_a_backtick_line_that_is_inline_code():
+    """The two cases on which the checked-number reader and the hook once disagreed."""
+    lines = ["> ```python", "> {{ 1 = s1.x }}", "> ```", "", "```a``` is inline code {{ 2 = s1.y }}"]
+    lines += ["```text", "x", "```"]
+    fences = find_fences(lines)
+    assert [(f.start, f.end, f.body) for f in fences] == [(0, 2, ("{{ 1 = s1.x }}",)), (5, 7, ("x",))]
+
+
+def test_the_checked_number_reader_skips_exactly_the_fences_the_hook_finds():
+    from transformer_site.checked.syntax import find_checked_numbers
+    from transformer_site.fences import fence_spans
+
+    text = "\n".join(PAGE) + '\n> ```\n> {{ 9 = s1.x }}\n> ```\n\n```a``` {{ 3 = s1.y }}\n\n{{ 4 = s1.z }}\n'
+    spans = fence_spans(text)
+    numbers = find_checked_numbers(text, "docs/p.md")
+    assert [n.expression for n in numbers] == ["s1.y", "s1.z"]
+    assert not any(start <= n.start < end for n in numbers for start, end in spans)
+
+
+def test_exec_is_read_as_markdown_exec_reads_it():
+    for attrs, executed in [('exec="on"', True), ("exec=1", True), ('exec="yes"', True), ('exec="off"', False),
+                            ('exec="false"', False), ("exec=0", False), ("", False)]:  # fmt: skip
+        (fence,) = find_fences([f"```python {attrs}", "x", "```"])
+        assert fence.executed is executed, attrs

@@ -1,7 +1,7 @@
 """The figure cache renders a block again exactly when its code or a src file it imports changed.
 
 A small temporary project (src/ with two packages, docs/, snippets as code strings) and the cache API with
-its render counter; one test routes markdown-exec's runner through the cache as the build hook does.
+its render counter; one test runs blocks through the site's runner, as the build does.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from transformer_site import figure_cache
-from transformer_site.figure_cache import DependencyGraph, FigureCache, install
+from transformer_site.figure_cache import DependencyGraph, FigureCache
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -136,6 +136,26 @@ def test_dynamic_imports_depend_on_every_module_of_the_named_package(project):
     assert not any(m.startswith("transformer_figures") for m in closure)
 
 
+def test_a_page_module_of_a_fourth_package_is_followed(project):
+    """transformer_pages (facts that exist for one page) is a project package like the others."""
+    pages = project / "src" / "transformer_pages"
+    pages.mkdir()
+    (pages / "__init__.py").write_text("", encoding="utf-8")
+    module = "from transformer_math.counting import params\nX = params(2)\n"
+    (pages / "attention.py").write_text(module, encoding="utf-8")
+    code = "from transformer_pages.attention import X\nprint(X)\n"
+    closure = DependencyGraph(project / "src").closure(code)
+    assert closure == ["transformer_math", "transformer_math.block", "transformer_math.counting",
+                       "transformer_math.ops", "transformer_pages", "transformer_pages.attention"]  # fmt: skip
+    build(project)
+    cache = FigureCache(project, project / ".cache" / "figures", src_root=project / "src")
+    cache.run(code, lambda: "x", label="pages")
+    edit(project, "src/transformer_pages/attention.py")
+    again = FigureCache(project, project / ".cache" / "figures", src_root=project / "src")
+    again.run(code, lambda: "y", label="pages")
+    assert (cache.renders, again.renders) == (1, 1)
+
+
 def test_real_snippets_resolve_their_dependencies():
     """On this repository: a heatmap of the trace does not depend on counting; the parameter table does."""
     graph = DependencyGraph(REPO / "src")
@@ -148,22 +168,23 @@ def test_real_snippets_resolve_their_dependencies():
         assert graph.module_file(module) is not None
 
 
-def test_the_hook_routes_markdown_exec_through_the_cache(project, monkeypatch):
-    from markdown_exec._internal.formatters import python as exec_python
+def test_the_runner_goes_through_the_cache(project, monkeypatch):
+    """markdown-exec's base_format calls the site's runner (executed.run_block), which asks the cache first."""
+    from transformer_site import executed
 
-    monkeypatch.setattr(exec_python, "_run_python", exec_python._run_python)
     monkeypatch.delenv("TRANSFORMER_SITE_NO_EXEC", raising=False)
     monkeypatch.setenv("TRANSFORMER_FIGURE_CACHE", str(project / "cache"))
-    cache = install(REPO)
+    run = executed.start_build(project, project / "docs")
     code = "print('<p>' + str(6 * 7) + '</p>')"
-    assert exec_python._run_python(code, id="t1") == "<p>42</p>\n"
-    assert exec_python._run_python(code, id="t2") == "<p>42</p>\n"
-    assert (cache.renders, cache.hits, cache.rendered) == (1, 1, ["t1"])
-    assert list(cache.render_seconds) == ["t1"] and cache.render_seconds["t1"] >= 0.0  # a hit costs no render
+    assert executed.run_block(code, id="t1") == "<p>42</p>\n"
+    assert executed.run_block(code, id="t2") == "<p>42</p>\n"
+    assert (run.cache.renders, run.cache.hits, run.cache.rendered) == (1, 1, ["t1"])
+    assert list(run.cache.render_seconds) == ["t1"] and run.cache.render_seconds["t1"] >= 0.0  # a hit costs none
     assert re.fullmatch(r"executed blocks: [\d.]+ s CPU rendering, slowest t1 [\d.]+ s", figure_cache.cost_report())
     monkeypatch.setenv("TRANSFORMER_SITE_NO_EXEC", "1")
-    assert exec_python._run_python("raise SystemExit('never run')", id="t3") == ""
-    # Installing again (the next build of `mkdocs serve`) wraps markdown-exec's original runner, not ours.
-    install(REPO)
+    assert executed.run_block("raise SystemExit('never run')", id="t3") == ""
+    # The next build (mkdocs serve) gets a fresh run and cache object, reading the same stored outputs.
+    again = executed.start_build(project, project / "docs")
     monkeypatch.delenv("TRANSFORMER_SITE_NO_EXEC")
-    assert exec_python._run_python(code, id="t4") == "<p>42</p>\n"
+    assert executed.run_block(code, id="t4") == "<p>42</p>\n"
+    assert (again.cache.renders, again.cache.hits) == (0, 1)

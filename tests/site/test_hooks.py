@@ -1,4 +1,4 @@
-"""The MkDocs hooks without a build: executed-block discovery, and fresh modules for ``mkdocs serve``."""
+"""The MkDocs hooks without a build: executed-block discovery, fresh modules for ``mkdocs serve``, source maps."""
 
 from __future__ import annotations
 
@@ -9,18 +9,29 @@ from types import SimpleNamespace
 
 import pytest
 
+from transformer_site import executed
+
 REPO = Path(__file__).resolve().parents[2]
+
+
+def load_hook(name: str):
+    """A hook file loaded by its path, as MkDocs does (not as a package module)."""
+    path = REPO / "src" / "transformer_site" / "hooks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"site_hook_under_test_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="module")
 def hooks():
-    # Loaded by path, as MkDocs does (the module is not part of a package import).
-    spec = importlib.util.spec_from_file_location("site_hooks_under_test", REPO / "src/transformer_site/hooks.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules[spec.name]
+    """The executed-block functions (transformer_site.executed) and the hook files they were split from."""
+    return SimpleNamespace(
+        find_executed_blocks=executed.find_executed_blocks,
+        with_derived_ids=executed.with_derived_ids,
+        on_pre_build=load_hook("fresh_build").on_pre_build,
+        drop_source_maps=load_hook("publishing").drop_source_maps,
+    )
 
 
 PAGE = """\
@@ -60,20 +71,21 @@ def test_inline_code_without_id_is_an_error_naming_page_and_line(hooks):
 def test_pre_build_forgets_project_modules_so_serve_sees_edits(hooks):
     import transformer_figures  # noqa: F401
     import transformer_math
+    from transformer_site import PROJECT_PACKAGES, isolation
 
-    project = ("transformer_math", "transformer_figures", "transformer_site")
-    saved = {name: mod for name, mod in sys.modules.items() if name.split(".")[0] in project}
+    saved = {name: mod for name, mod in sys.modules.items() if name.split(".")[0] in PROJECT_PACKAGES}
     try:
         hooks.on_pre_build(SimpleNamespace(config_file_path=str(REPO / "mkdocs.yml")))
-        left = [n for n in sys.modules if n.split(".")[0] in ("transformer_math", "transformer_figures")]
-        assert not left
+        left = [n for n in sys.modules if n.split(".")[0] in PROJECT_PACKAGES]
+        assert left == ["transformer_site.isolation"]  # it owns the audit hook, which cannot be removed
+        assert sys.modules["transformer_site.isolation"] is isolation
         # the next import is a fresh module object, built from the files on disk
         import transformer_math as again
 
         assert again is not transformer_math
         assert again.preset_trace(1).scores.shape == (2, 5, 5)
     finally:  # later tests keep the module objects they imported at collection time
-        for name in [n for n in sys.modules if n.split(".")[0] in project]:
+        for name in [n for n in sys.modules if n.split(".")[0] in PROJECT_PACKAGES]:
             del sys.modules[name]
         sys.modules.update(saved)
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from transformer_site.executed import find_executed_blocks
 from transformer_site.figure_cache import DependencyGraph
-from transformer_site.hooks import find_executed_blocks
 
 pytestmark = pytest.mark.build
 

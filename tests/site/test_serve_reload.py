@@ -1,4 +1,5 @@
-"""``mkdocs serve`` picks up an edit in ``src/`` or ``snippets/`` on the next rebuild (no stale imported module).
+"""``mkdocs serve`` picks up an edit in ``src/`` or ``snippets/`` on the next rebuild (no stale imported module),
+and a failing rebuild shows the author the error in the browser instead of leaving the tab waiting.
 
 A tiny project whose snippet prints a value from its own package under ``src/``; the test starts
 ``mkdocs serve``, edits the package, and waits for the page to show the new value.
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -54,6 +56,14 @@ def _wait_for(url: str, text: str, process: subprocess.Popen, timeout: float = 1
     raise AssertionError(f"{url} did not show {text!r} within {timeout:.0f} s; it shows {found}")
 
 
+def _fetch(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode("utf-8")
+
+
 def test_serve_rebuild_sees_edits_in_src_and_snippets(tmp_path):
     package = tmp_path / "src" / "probe_values"
     package.mkdir(parents=True)
@@ -81,6 +91,41 @@ def test_serve_rebuild_sees_edits_in_src_and_snippets(tmp_path):
         time.sleep(1.5)
         snippet.write_text(SNIPPET.replace("value=", "value=snippet-"), encoding="utf-8")
         _wait_for(url, "value=snippet-2", process, timeout=90)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def test_a_failing_rebuild_shows_the_error_in_the_browser_and_recovers(tmp_path):
+    """Under serve (started from a subfolder), a broken snippet turns every page into the error page — page:line,
+    block, snippet — that answers at once and reloads by itself; fixing the snippet brings the page back."""
+    write_tiny_project(tmp_path, PAGE, {"snippets/page/value.py": 'print("<p>value=ok</p>")\n'})
+    snippet = tmp_path / "snippets" / "page" / "value.py"
+    port = _free_port()
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", TRANSFORMER_FIGURE_CACHE="off")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "--strict", "-f", "../mkdocs.yml", "-a", f"127.0.0.1:{port}"],
+        cwd=tmp_path / "docs", env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}/page/"
+    try:
+        _wait_for(url, "value=ok", process)
+        time.sleep(1.5)
+        snippet.write_text('raise ValueError("壊れた")\n', encoding="utf-8")
+        _wait_for(url, "ビルドが失敗しました", process, timeout=90)
+        status, page = _fetch(url)
+        assert status == 200
+        assert "docs/page.md:5: executed block id=&#x27;probe-value&#x27; (snippet snippets/page/value.py)" in page
+        assert "ValueError: 壊れた" in page
+        assert "livereload" in page  # mkdocs serve's script: the open tab reloads when a rebuild succeeds
+        status, other = _fetch(f"http://127.0.0.1:{port}/no/such/page/")  # any other URL answers at once too
+        assert status == 404 and "ビルドが失敗しました" in other
+        time.sleep(1.5)
+        snippet.write_text('print("<p>value=fixed</p>")\n', encoding="utf-8")
+        _wait_for(url, "value=fixed", process, timeout=90)
     finally:
         process.terminate()
         try:

@@ -3,6 +3,9 @@ that build or serve one page and one snippet in a temporary directory."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import yaml
@@ -31,3 +34,23 @@ def write_tiny_project(root: Path, page: str, snippets: dict[str, str], nav: lis
         path.write_text(code, encoding="utf-8")
     (root / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
     return root / "mkdocs.yml"
+
+
+def build_env(**extra: str) -> dict[str, str]:
+    """The environment of a test build: this repo's src first, no cache, no leftovers of the caller's settings."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(REPO / "src"), TRANSFORMER_FIGURE_CACHE="off")
+    for name in ("TRANSFORMER_SITE_NO_EXEC", "TRANSFORMER_BLOCK_TIME_LIMIT", "SOURCE_DATE_EPOCH"):
+        env.pop(name, None)
+    env.update(extra)
+    return env
+
+
+def run_build(
+    project: Path, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300
+) -> tuple[int, str]:
+    """``mkdocs build --strict -d <project>/site <args>`` in ``cwd`` (default: the project); (exit code, log)."""
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(project / "site"), *args]
+    result = subprocess.run(
+        command, cwd=cwd or project, env=env or build_env(), capture_output=True, text=True, timeout=timeout
+    )
+    return result.returncode, result.stdout + result.stderr

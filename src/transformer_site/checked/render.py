@@ -1,8 +1,9 @@
 """Build integration: replace each checked number by the literal the reader sees, verifying it on the way.
 
-The site's ``on_page_markdown`` hook calls ``render_checked_numbers``. A stale or broken number is
-logged as an error through MkDocs' logger (so ``mkdocs build --strict`` fails, with every bad number
-of the page listed, each as ``page.md:line: …``), and the page still renders with the quoted literal.
+The ``checked_numbers`` hook's ``on_page_markdown`` calls ``render_checked_numbers``. A stale or broken number
+is reported through ``transformer_site.failures`` (an error, shown with ``-q`` too, and the build fails at its
+end, with every bad number of every page listed, each as ``page.md:line: …``); the page still renders with
+the quoted literal, but is never published.
 """
 
 from __future__ import annotations
@@ -61,20 +62,26 @@ def source_line_offset(markdown: str, src_path: str | os.PathLike | None) -> int
     return 0
 
 
-def render_checked_numbers(markdown: str, src_path: str | os.PathLike, root: str | os.PathLike | None = None) -> str:
-    """``markdown`` with every ``{{ … }}`` replaced by its literal; errors logged as ``page.md:line: …``.
+def render_checked_numbers(
+    markdown: str, src_path: str | os.PathLike, root: str | os.PathLike | None = None, original: str | None = None
+) -> str:
+    """``markdown`` with every ``{{ … }}`` replaced by its literal; each problem reported as ``page.md:line: …``.
 
     ``src_path`` is the page's file (line numbers are those of the file, front matter included);
-    messages show it relative to ``root`` (default: the working directory, where mkdocs runs).
+    messages show it relative to ``root`` (default: the working directory). ``original``: the page's
+    Markdown as MkDocs read it, if other hooks changed ``markdown`` before (to find the front matter's lines).
     """
+    from transformer_site import failures
+
     path = display_path(src_path, root) if src_path is not None else "<generated page>"
-    numbers = find_checked_numbers(markdown, path, first_line=1 + source_line_offset(markdown, src_path))
+    offset = source_line_offset(markdown if original is None else original, src_path)
+    numbers = find_checked_numbers(markdown, path, first_line=1 + offset)
     pieces = []
     pos = 0
     for number in numbers:
         outcome = check(number)
         if not outcome.ok:
-            log.error(outcome.message)
+            failures.report(outcome.message)
         pieces.append(markdown[pos : number.start])
         if number.in_math or number.expression is None or number.problem:
             pieces.append(number.literal if number.in_math else shown_literal(number))

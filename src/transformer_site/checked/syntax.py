@@ -3,8 +3,9 @@
 The scanner splits a page into regions so that code is never read as prose:
 
 - ``frontmatter``: a YAML block at the top of the file;
-- ``code``: fenced blocks (``` and ~~~, any indentation, including the exec fence's own
-  attribute line) and inline code spans (a span does not cross a blank line);
+- ``code``: fenced blocks (found by ``transformer_site.fences``, the scanner the build hook and the notebook
+  export use too: ``` and ~~~, any indentation, inside blockquotes, the exec fence's own attribute line
+  included) and inline code spans (a span does not cross a blank line);
 - ``comment``: HTML comments;
 - ``math``: ``$…$``, ``\\(…\\)``, ``$$…$$``, ``\\[…\\]`` and ``\\begin{env}…\\end{env}``;
 - ``tag`` / ``url``: HTML tags, link targets ``](…)``, reference definitions and bare URLs;
@@ -19,13 +20,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
+
+from transformer_site.fences import fence_spans
 
 from .formats import LiteralError, NumberFormat, parse_literal
 
 _FRONT_MATTER = re.compile(r"-{3}[ \t]*\n.*?\n(?:\.{3}|-{3})[ \t]*(?:\n|\Z)", re.DOTALL)
-_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _NO_BLANK = r"(?:(?!\n[ \t]*\n)[\s\S])"  # any character, but never across a blank line
 
 # Order matters where two alternatives start at the same position.
@@ -86,9 +87,11 @@ class CheckedNumber:
 
 
 def is_candidate(token: str) -> bool:
-    """``{{ … }}`` that looks like a checked number or an exemption; ``{{a}}`` in TeX is left alone."""
-    body = token[2:-2].strip()
-    return re.match(r"[+\-−.\d]", body) is not None or "=" in body or body.endswith("unchecked")
+    """``{{ … }}`` inside math that looks like a checked number or an exemption — a space after the braces, an
+    ``=``, or ``unchecked`` — while TeX's ``{{a}}`` and ``\\frac{{1}}{2}`` are left alone. (In prose every
+    ``{{ … }}`` is read as a checked number: prose has no other use for the braces.)"""
+    body = token[2:-2]
+    return body[:1].isspace() or "=" in body or body.strip().endswith("unchecked")
 
 
 def scan(text: str) -> list[Region]:
@@ -99,7 +102,9 @@ def scan(text: str) -> list[Region]:
     if m:
         regions.append(Region(0, m.end(), "frontmatter"))
         pos = m.end()
-    for start, end in _fences(text, pos):
+    for start, end in fence_spans(text):
+        if start < pos:  # a fence inside the front matter is YAML, already skipped
+            continue
         regions.extend(_scan_inline(text, pos, start))
         regions.append(Region(start, end, "code"))
         pos = end
@@ -107,37 +112,11 @@ def scan(text: str) -> list[Region]:
     return [r for r in regions if r.end > r.start]
 
 
-def _fences(text: str, pos: int) -> Iterator[tuple[int, int]]:
-    """(start, end) of each fenced code block after ``pos``; an unclosed fence runs to the end."""
-    lines = text[pos:].splitlines(keepends=True)
-    offset = pos
-    open_fence: tuple[str, int] | None = None
-    block_start = 0
-    for line in lines:
-        body = line.rstrip("\r\n")
-        if open_fence is None:
-            m = _FENCE_OPEN.match(body)
-            if m and not (m["fence"][0] == "`" and "`" in m["info"]):
-                open_fence = (m["fence"][0], len(m["fence"]))
-                block_start = offset
-        else:
-            char, length = open_fence
-            stripped = body.lstrip(" \t>")
-            if stripped.rstrip() and set(stripped.rstrip()) == {char} and len(stripped.rstrip()) >= length:
-                yield block_start, offset + len(line)
-                open_fence = None
-        offset += len(line)
-    if open_fence is not None:
-        yield block_start, len(text)
-
-
 def _scan_inline(text: str, start: int, end: int) -> list[Region]:
     regions = []
     pos = start
     for m in _INLINE.finditer(text, start, end):
         kind = next(k for k in ("comment", "checked", "code", "display", "inline", "url", "tag") if m[k] is not None)
-        if kind == "checked" and not is_candidate(m[0]):
-            continue
         if m.start() > pos:
             regions.append(Region(pos, m.start(), "text"))
         regions.append(Region(m.start(), m.end(), "math" if kind in ("display", "inline") else kind))
@@ -158,18 +137,58 @@ class LineIndex:
         return bisect.bisect_right(self._starts, offset) - 1 + self._first
 
 
+# What is left of the syntax once the complete tokens are taken out: in prose any "{{" or "}}" (prose has no
+# other use for them); in math a "{{" that goes on like a checked number — a space right after the braces, or
+# an "=" before the next brace (TeX groups as {{a}} or \frac{{1}}{2}, without either).
+_STRAY_IN_TEXT = re.compile(r"\{\{|\}\}")
+_STRAY_IN_MATH = re.compile(r"\{\{(?=\s|[^{}\n]*=)")
+
+
 def find_checked_numbers(text: str, path: str, first_line: int = 1) -> list[CheckedNumber]:
-    """Every checked number and exemption in ``text`` (code, comments and front matter skipped)."""
+    """Every checked number and exemption in ``text`` (code, comments and front matter skipped), and every
+    broken attempt at one (an unclosed ``{{``, a lone ``}}``): those carry a ``problem``."""
     lines = LineIndex(text, first_line)
     found = []
     for region in scan(text):
         if region.kind == "checked":
             found.append(_parse_token(text, region.start, region.end, path, lines, in_math=False))
         elif region.kind == "math":
+            pos = region.start
             for m in CHECKED_TOKEN.finditer(text, region.start, region.end):
                 if is_candidate(m[0]):
+                    found.extend(_strays(text, pos, m.start(), path, lines, _STRAY_IN_MATH))
                     found.append(_parse_token(text, m.start(), m.end(), path, lines, in_math=True))
+                    pos = m.end()
+            found.extend(_strays(text, pos, region.end, path, lines, _STRAY_IN_MATH))
+        elif region.kind == "text":
+            found.extend(_strays(text, region.start, region.end, path, lines, _STRAY_IN_TEXT))
     return found
+
+
+def _strays(text: str, start: int, end: int, path: str, lines: LineIndex, pattern: re.Pattern) -> list[CheckedNumber]:
+    """Braces of the checked-number syntax between ``start`` and ``end`` that belong to no complete token."""
+    strays = []
+    for m in pattern.finditer(text, start, end):
+        line_end = text.find("\n", m.start())
+        context = text[m.start() : line_end if line_end != -1 else len(text)].strip()
+        context = context if len(context) <= 60 else context[:57] + "…"
+        if m[0] == "{{":
+            problem = (
+                f"unclosed checked number {context!r}: a {{{{ needs its }}}} on the same line "
+                "(write {{ literal = expression }} or {{ literal unchecked }})"
+            )
+        else:
+            problem = (
+                f"a }}}} without its {{{{ before it on the same line: …{text[max(start, m.start() - 40) : m.end()]!r} "
+                "(write {{ literal = expression }} or {{ literal unchecked }})"
+            )
+        strays.append(
+            CheckedNumber(
+                path=path, line=lines.line(m.start()), start=m.start(), end=m.end(), literal=m[0],
+                literal_start=m.start(), expression=None, in_math=False, problem=problem,
+            )
+        )  # fmt: skip
+    return strays
 
 
 def _parse_token(text: str, start: int, end: int, path: str, lines: LineIndex, in_math: bool) -> CheckedNumber:
@@ -190,7 +209,11 @@ def _parse_token(text: str, start: int, end: int, path: str, lines: LineIndex, i
         )
     else:
         literal, literal_start = m["literal"], body_start + m.start("literal")
-        problem = literal_problem(literal, in_math)
+        if not literal:
+            token = text[start:end]
+            problem = f"checked number {token} has no literal before its = (write {{{{ 3.526 = expression }}}})"
+        else:
+            problem = literal_problem(literal, in_math)
     return CheckedNumber(
         path=path,
         line=lines.line(start),

@@ -34,7 +34,7 @@ def check(number: CheckedNumber) -> Outcome:
     if number.expression is None:
         return Outcome(number, True)
     try:
-        value = as_number(evaluate(number.expression))
+        value = as_number(evaluate(number.expression, where=where))
     except ExpressionError as exc:
         return Outcome(number, False, f"{where}: {exc}")
     except NotANumber as exc:
