@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 
-from transformer_math import derivations, preset, preset_trace
+from transformer_math import derivations, preset, preset_trace, preset_weights
 from transformer_math.preset import D_K, SENTENCES
 
 SQRT_D_K = math.sqrt(D_K)
@@ -154,3 +154,20 @@ def distinct_verdict_weights() -> int:
 
 N_RELATIONS = n_relations()
 """The intended relations of the eight sentences: two each."""
+
+
+def runner_up_tokens(*sentence_numbers: int) -> tuple[tuple[int, str], ...]:
+    """The distinct (position, word) of the runner-ups of every relation of the given sentences, sorted."""
+    found = set()
+    for n in sentence_numbers:
+        words = preset.sentence(n).words
+        found.update((v.runner_up_pos, words[v.runner_up_pos]) for v in relation_verdicts(n))
+    return tuple(sorted(found))
+
+
+def nouns_per_sentence() -> tuple[int, ...]:
+    """How many nouns (W_E[·, d0] = CATEGORY_VALUE) each example sentence holds."""
+    W = preset_weights()
+    return tuple(
+        sum(1 for w in s.words if W.W_E[preset.WORD_ID[w], preset.DIM_CATEGORY["noun"]] > 0) for s in preset.SENTENCES
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from transformer_math import preset_trace
-from transformer_math.preset import D_K, D_MODEL, T
+from transformer_math.preset import D_K, D_MODEL, SENTENCES, T
 
 
 def head_of_dim(d: int) -> int:
@@ -19,6 +19,11 @@ def concat_vs_Y_max_diff(sentence_number: int) -> float:
     """max |concat − Y|: 0 when W_O = I."""
     trace = preset_trace(sentence_number)
     return float(np.abs(trace.concat - trace.Y).max())
+
+
+def concat_is_Y_in_every_sentence() -> bool:
+    """concat and Y are the same array in all eight sentences (W_O = I)."""
+    return all(concat_vs_Y_max_diff(s.number) == 0 for s in SENTENCES)
 
 
 def y_sources(sentence_number: int, t: int, d: int) -> np.ndarray:

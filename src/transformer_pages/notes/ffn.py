@@ -262,3 +262,37 @@ def noun_half_alone_fires(a: DetectorAttribution) -> bool:
 def n_noun_half_alone_fires(k: int) -> int:
     """Firings of AND detector h_k where the noun input alone would already fire it (the AND is not an AND)."""
     return sum(noun_half_alone_fires(a) for a in all_detector_attributions() if a.k == k)
+
+
+def min_firing_pre_over_threshold() -> float:
+    """Smallest ffn_pre − GELU_THRESHOLD over every firing detector (positive: every row of the table crosses)."""
+    return min(a.ffn_pre for a in all_detector_attributions()) - GELU_THRESHOLD
+
+
+def routes_agree() -> bool:
+    """Route 1 alone (W_P's part > W_E's part) marks exactly the firings that both routes call position-driven."""
+    by_route_1 = {(a.sentence, a.t, a.k) for a in all_detector_attributions() if a.pos > a.tok}
+    driven = {(a.sentence, a.t, a.k) for a in all_detector_attributions() if a.position_driven}
+    return by_route_1 == driven
+
+
+def needs_position_not_driven_units() -> tuple[int, ...]:
+    """The detectors of the 意味＋位置 firings (they need W_P to cross, but W_E contributes more)."""
+    return tuple(sorted({a.k for a in all_detector_attributions() if a.needs_position and not a.position_driven}))
+
+
+def needs_position_not_driven_categories() -> tuple[str, ...]:
+    """The part of speech (preset.DIM_CATEGORY's name) of the words with a 意味＋位置 firing."""
+    W = preset_weights()
+    names = {d: name for name, d in preset.DIM_CATEGORY.items()}
+    found = set()
+    for a in all_detector_attributions():
+        if a.needs_position and not a.position_driven:
+            row = W.W_E[preset.WORD_ID[a.word]]
+            found.add(names[int(np.argmax(row[: len(names)]))])
+    return tuple(sorted(found))
+
+
+def word_is_noun(word: str) -> bool:
+    """Does the word's own embedding carry the noun category (d0)?"""
+    return bool(preset_weights().W_E[preset.WORD_ID[word], preset.DIM_CATEGORY["noun"]] > 0)

@@ -115,3 +115,12 @@ def bond_score_terms(sentence_number: int, head: int, i: int, j: int) -> dict[st
         for b in BONDS
         if b.head == head
     }
+
+
+def keys_copy_the_noun_dimension() -> bool:
+    """In every sentence, each bond's key column K_full[:, g] is exactly X[:, d0] (the noun dimension)."""
+    return all(
+        np.array_equal(preset_trace(s.number).K_full[:, g], preset_trace(s.number).X[:, 0])
+        for s in SENTENCES
+        for g in bond_columns()
+    )
