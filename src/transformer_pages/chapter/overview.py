@@ -7,6 +7,7 @@ from functools import cache
 from transformer_math import counting, positional
 from transformer_math.configs import TRANSFORMER_BASE as BASE
 from transformer_math.positional import EmbeddingScale
+from transformer_pages.notes import references
 
 CONCAT_WIDTH = BASE.n_heads * BASE.d_v
 """h · d_v: the width of the heads' concatenation, back to d_model."""
@@ -14,7 +15,7 @@ PARAMS = counting.transformer_params(BASE)
 """The base model's parameters by part, counted from the shapes."""
 UNSHARED_TOTAL = PARAMS.total + 2 * BASE.vocab_size * BASE.d_model
 """The total if the two embeddings and the output layer did not share one matrix."""
-PAPER_TOTAL = 65 * 10**6
+PAPER_TOTAL = int(references.reference("vaswani2017").figures["Table 3"][0] * 10**6)
 """What Vaswani et al. 2017, Table 3 reports for "base": 65 × 10⁶."""
 GAP_TO_PAPER = PAPER_TOTAL - PARAMS.total
 FINAL_LAYER_NORMS = 2 * counting.layer_norm_params(BASE.d_model)

@@ -45,6 +45,7 @@ REFERENCES: tuple[Reference, ...] = (
         2017, "Attention Is All You Need", "NeurIPS 2017", "https://arxiv.org/abs/1706.03762", "arXiv",
         "Vaswani et al.",
         locators={
+            "Abstract": "Abstract",
             "§1": "Introduction",
             "§3.1": "Encoder and Decoder Stacks",
             "§3.2.1": "Scaled Dot-Product Attention",

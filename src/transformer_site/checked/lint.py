@@ -71,7 +71,7 @@ def lint_text(text: str, path: str) -> list[LintProblem]:
     tokens = find_checked_numbers(text, path)
     problems = [LintProblem(n.path, n.line, n.literal, n.problem) for n in tokens if n.problem]
     for claim in (n for n in tokens if n.kind == "claim" and not n.problem):
-        problems += _uncited(claim.literal, lambda offset, c=claim: c.line, path)
+        problems += _uncited(claim.literal, lambda offset, c=claim: c.line, path, constants=False)
     for region in scan(text):
         if region.kind not in ("text", "math"):
             continue
@@ -87,7 +87,9 @@ def lint_text(text: str, path: str) -> list[LintProblem]:
     return sorted(problems, key=lambda p: p.line)
 
 
-def _uncited(chunk: str, line_of, path: str) -> list[LintProblem]:
+def _uncited(chunk: str, line_of, path: str, constants: bool = True) -> list[LintProblem]:
+    """Numbers (and, unless ``constants`` is False — a claim's words are checked by its condition — src's
+    constant forms) in ``chunk`` that no token covers."""
     problems = []
     for m in UNCITED_NUMBER.finditer(chunk):
         number = m[0]
@@ -98,7 +100,7 @@ def _uncited(chunk: str, line_of, path: str) -> list[LintProblem]:
             f"module if src has none), or a marker {{{{ {number} KIND … }}}} with KIND one of {', '.join(MARKER_KINDS)}"
         )
         problems.append(LintProblem(path, line_of(m.start()), number, message))
-    for m in SRC_CONSTANT_FORMS.finditer(chunk):
+    for m in SRC_CONSTANT_FORMS.finditer(chunk) if constants else ():
         message = (
             f"the constant {m[0]} of src stands unchecked: write it as a claim that src uses it, "
             f"{{{{ {m[0]} if ops.GELU_SQRT_2_OVER_PI == sqrt(2 / pi) }}}}"
