@@ -59,11 +59,12 @@ REFERENCES: tuple[Reference, ...] = (
             "§5.2": "Hardware and Schedule",
             "§5.3": "Optimizer",
             "§5.4": "Regularization",
+            "§6.1": "Machine Translation",
             "Table 1": "Maximum path lengths, per-layer complexity and minimum number of sequential operations",
             "Table 3": "Variations on the Transformer architecture",
             "Figure 1": "The Transformer - model architecture",
         },
-        figures={"Table 3": (65,)},  # base model: 65 × 10^6 parameters
+        figures={"Table 3": (65,), "§6.1": (0.1,)},  # base: 65 × 10^6 parameters; P_drop of big for EN-FR
     ),
     Reference(
         "he2016", "He, K., Zhang, X., Ren, S., Sun, J.", 2016, "Deep Residual Learning for Image Recognition",
