@@ -10,6 +10,7 @@ import numpy as np
 from transformer_math import counting, masking, preset
 from transformer_math.configs import BERT_BASE, BERT_LARGE, GPT1, GPT2_SMALL, GPT3_175B
 from transformer_math.masking import MLMResult
+from transformer_pages.notes import references
 
 MLM_SEED = 2018
 """Seed for the masked-LM simulation (BERT appeared in 2018)."""
@@ -59,9 +60,16 @@ BERT_BASE_LAYER = counting.block_params(BERT_BASE.H, BERT_BASE.intermediate_size
 BERT_BASE_WORD_EMBEDDINGS = BERT_BASE.vocab_size * BERT_BASE.H
 BERT_BASE_WORD_EMBEDDING_SHARE = BERT_BASE_WORD_EMBEDDINGS / BERT_BASE_TOTAL
 GPT3_TOTAL = counting.gpt_params(GPT3_175B).total
-GPT3_SHORTFALL = 1 - GPT3_TOTAL / (175 * 10**9)
+GPT3_NAMED_TOTAL = references.reference("brown2020").figures["Table 2.1"][0] * 10**9
+"""The 175B of GPT-3's name, as its paper reports it (§10's entry brown2020)."""
+GPT3_SHORTFALL = 1 - GPT3_TOTAL / GPT3_NAMED_TOTAL
 """How far the count from the shapes falls short of the "175B" of the name."""
-GPT3_LAYER_ESTIMATE = 12 * GPT3_175B.n_layers * GPT3_175B.d_model**2
+LAYER_WEIGHT_COEFFICIENT = 4 + 2 * BERT_BASE.intermediate_size // BERT_BASE.H
+"""12 of 12H²: 4H² of attention plus 2·H·4H of the FFN (d_ff = 4H in BERT and in GPT-3)."""
+assert GPT3_175B.d_ff == 4 * GPT3_175B.d_model and BERT_BASE.intermediate_size == 4 * BERT_BASE.H
+BERT_BASE_MILLIONS_2 = round(BERT_BASE_TOTAL / 10**7) * 10
+"""BERT-base's count in millions, to two significant digits (110)."""
+GPT3_LAYER_ESTIMATE = LAYER_WEIGHT_COEFFICIENT * GPT3_175B.n_layers * GPT3_175B.d_model**2
 """The usual 12 · n_layers · d_model² estimate of the layers' weights."""
 GPT1_TOTAL = counting.gpt_params(GPT1).total
 GPT2_SMALL_TOTAL = counting.gpt_params(GPT2_SMALL).total

@@ -135,7 +135,7 @@ REFERENCES: tuple[Reference, ...] = (
             "§5.2": "Effect of Model Size",
             "§5.3": "Feature-based Approach with BERT",
         },
-        figures={"§3": (110, 340)},  # BERT-base and BERT-large, millions of parameters
+        figures={"§3": (110, 340, 30000)},  # BERT-base and BERT-large (millions of parameters), the WordPiece vocabulary
     ),
     Reference(
         "radford2018",
