@@ -159,7 +159,8 @@ REFERENCES: tuple[Reference, ...] = (
         "brown2020", "Brown, T. B., Mann, B., Ryder, N., Subbiah, M., et al.", 2020,
         "Language Models are Few-Shot Learners", "NeurIPS 2020", "https://arxiv.org/abs/2005.14165", "arXiv",
         "Brown et al.",
-        locators={"§2": "Approach", "Table 2.1": "Sizes, architectures, and learning hyper-parameters"},
+        locators={"§2": "Approach", "§2.1": "Model and Architectures",
+                  "Table 2.1": "Sizes, architectures, and learning hyper-parameters"},
         figures={"Table 2.1": (175,)},  # GPT-3, billions of parameters
     ),
     Reference(
