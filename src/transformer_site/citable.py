@@ -22,8 +22,8 @@ from types import MappingProxyType, ModuleType
 
 import transformer_math
 import transformer_pages
-from transformer_site import torch_crosscheck
 from transformer_math import SENTENCES, ops, preset, preset_trace, preset_weights
+from transformer_site import torch_crosscheck
 
 
 def _submodules(package: ModuleType) -> dict[str, ModuleType]:

@@ -64,7 +64,7 @@ MATH_LABELS: Mapping[str, str] = {
     "preset.SINGLE_DETECTOR_BIAS": "単一次元の検出器のバイアス b1", "preset.AND_DETECTOR_BIAS": "AND 検出器のバイアス b1",
     "preset.AND_DETECTOR_WEIGHT": "AND 検出器の W1 の重み", "preset.AND_WRITE_BACK": "AND 検出器が W2 で書き戻す倍率",
     "preset.N_SINGLE_DETECTORS": "単一次元の検出器の数",
-    "sentences": "8 つの例文", "sentences[].position()": "文{i0} での「{1}」の位置",
+    "W": "プリセットの重み", "sentences": "8 つの例文", "sentences[].position()": "文{i0} での「{1}」の位置",
     "W.W_E": "埋め込み行列 W_E", "W.W_Q": "W_Q", "W.W_K": "W_K", "W.W_V": "W_V", "W.W_O": "W_O",
     "W.W1": "FFN の W1", "W.W2": "FFN の W2", "W.b1": "FFN のバイアス b1", "W.b2": "FFN のバイアス b2",
     "W.ln1_gamma": "LayerNorm 1 の γ", "W.ln1_beta": "LayerNorm 1 の β",
@@ -73,6 +73,10 @@ MATH_LABELS: Mapping[str, str] = {
     "ops.GELU_CUBIC_COEFF": "GELU の tanh 近似の 3 次の係数", "ops.GELU_SQRT_2_OVER_PI": "GELU の tanh 近似の √(2/π)",
     "ops.LAYER_NORM_EPS": "LayerNorm の ε (既定値)", "ops.PE_BASE": "位置エンコーディングの底",
     "ops.gelu()": "GELU({0})", "ops.relu()": "ReLU({0})",
+    "ops.positional_encoding()": "位置エンコーディング ({0} 位置 × d_model = {1})",
+    "positional.pe_norms()": "位置エンコーディングの各行の長さ ({0} 位置, d_model = {1})",
+    "attention.LARGE_NEGATIVE": "−∞ の代わりに使う大きな負の数",
+    "torch_crosscheck.TOLERANCE": "PyTorch との照合の許容値 (テストとビルドが使う値)",
     "ops.pe_wavelengths()": "d_model = {0} の位置エンコーディングの波長",
     "activations.gelu_minimum()": "GELU の最小点 (x, GELU(x))", "activations.gelu_derivative()": "GELU′({0})",
     "rounding.MACHINE_EPSILON": "float64 の機械イプシロン",
@@ -164,6 +168,8 @@ class _Labeller:
     def label(self, node: ast.AST) -> str:
         if isinstance(node, ast.Constant):
             return str(node.value)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return str(tuple(_literal(node)))
         if isinstance(node, ast.BinOp):
             return f"{self._operand(node.left)} {_OPERATORS[type(node.op)]} {self._operand(node.right)}"
         if isinstance(node, ast.UnaryOp):
@@ -209,7 +215,9 @@ class _Labeller:
         """A name followed by attributes, calls and indexing: ``notes.ffn.find(2, "人気", 11).tok``."""
         steps = []  # innermost first: ("attr", name) / ("call", node) / ("item", node)
         while not isinstance(node, ast.Name):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or isinstance(node, ast.BinOp):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or isinstance(
+                node, (ast.BinOp, ast.Compare, ast.BoolOp, ast.UnaryOp)
+            ):
                 steps.reverse()  # abs(…).max(), (a - b).max(): the builtin's or the arithmetic's label, then the rest
                 return self._operand(node) + self._suffix(steps)
             if isinstance(node, ast.Attribute):
@@ -301,7 +309,9 @@ class _Labeller:
     # --------------------------------------------------------------------------------------------- traces
 
     def _trace(self, sentence: int, steps: list) -> str:
-        if not steps or steps[0][0] != "attr" or steps[0][1] not in TRACE_FIELDS:
+        if not steps:
+            return f"文{sentence}"
+        if steps[0][0] != "attr" or steps[0][1] not in TRACE_FIELDS:
             raise _NoLabel
         field = steps[0][1]
         name, axes = TRACE_FIELDS[field]
@@ -319,7 +329,12 @@ class _Labeller:
 def _index_value(node: ast.AST):
     if isinstance(node, ast.Slice):
         return ":"
-    return _literal(node)
+    if isinstance(node, ast.Tuple):
+        return ", ".join(str(_index_value(e)) for e in node.elts)
+    try:
+        return _literal(node)
+    except _NoLabel:
+        return _Labeller().label(node)  # an index that is itself a named value
 
 
 def _index_parts(node: ast.AST) -> tuple:
@@ -333,7 +348,7 @@ def _index_text(node: ast.AST) -> str:
 
 def _format(template: str, args: list) -> str:
     """``{0}`` … are the arguments; ``{i0}`` … the first index into the result (``sentences[0]`` → 文1)."""
-    shown = [_shown_argument(a) for a in args]
+    shown = [_shown_argument(a) for a in args] + ["既定"] * 6  # an argument left out takes its default
     named = {f"i{n}": (a + 1 if isinstance(a, int) else a) for n, a in enumerate(args)}
     try:
         return template.format(*shown, **named)

@@ -79,3 +79,20 @@ def embedding_share(cfg) -> float:
     """The share of a GPT model's parameters that sits in its embeddings."""
     p = counting.gpt_params(cfg)
     return p["embeddings"] / p.total
+
+
+LABELS = {
+    "MLM_SEED": "MLM の模擬実験の乱数の種", "MLM_REPEATS": "例文をつなげる回数", "mlm_corpus()": "MLM の模擬実験のトークン列",
+    "mlm_simulation()": "MLM の模擬実験", "mlm_simulation().n_selected": "予測の対象に選ばれたトークンの数",
+    "mlm_simulation().n_masked": "[MASK] にしたトークンの数", "mlm_simulation().n_random": "ランダムな語にしたトークンの数",
+    "mlm_simulation().n_unchanged": "そのままにしたトークンの数", "rate()": "MLM の模擬実験の「{0}」の割合",
+    "random_count_spread()": "ランダムな語の数の標準偏差 (二項分布)", "MASKED_SHARE_OF_ALL": "全トークンのうち [MASK] になる割合",
+    "BERT_BASE_TOTAL": "BERT-base のパラメータ数", "BERT_LARGE_TOTAL": "BERT-large のパラメータ数",
+    "BERT_LARGE_MILLIONS": "BERT-large のパラメータ数 (百万単位, 3 桁)", "BERT_BASE_MILLIONS_2": "BERT-base のパラメータ数 (百万単位, 有効数字 2 桁)",
+    "BERT_BASE_LAYER": "BERT-base の 1 層のパラメータ数", "BERT_BASE_WORD_EMBEDDINGS": "BERT-base の語の埋め込みのパラメータ数",
+    "BERT_BASE_WORD_EMBEDDING_SHARE": "BERT-base で語の埋め込みが占める割合", "LAYER_WEIGHT_COEFFICIENT": "1 層の重み 12H² の係数",
+    "GPT3_TOTAL": "GPT-3 の設定から数えたパラメータ数", "GPT3_NAMED_TOTAL": "GPT-3 の論文が報告するパラメータ数 (175B)",
+    "GPT3_SHORTFALL": "GPT-3 の数えた値と 175B の差の割合", "GPT3_LAYER_ESTIMATE": "GPT-3 の層の重みの近似 12·層数·d_model²",
+    "embedding_share()": "{0} のパラメータのうち埋め込みの割合",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

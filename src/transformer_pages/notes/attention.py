@@ -171,3 +171,20 @@ def nouns_per_sentence() -> tuple[int, ...]:
     return tuple(
         sum(1 for w in s.words if W.W_E[preset.WORD_ID[w], preset.DIM_CATEGORY["noun"]] > 0) for s in preset.SENTENCES
     )
+
+
+LABELS = {
+    "SQRT_D_K": "√d_k", "N_RELATIONS": "意図した関係の数", "n_relations()": "意図した関係の数", "n_relations_won()": "意図したヘッドで勝った関係の数",
+    "verdict()": "文{0} の {i1} つ目の関係の判定", "verdict().weight": "文{0} の {i1} つ目の関係: 意図したキーへの重み",
+    "verdict().runner_up_weight": "文{0} の {i1} つ目の関係: 次点の重み", "verdict().other_head_weight": "文{0} の {i1} つ目の関係: もう一方のヘッドでの重み",
+    "weakest_verdict()": "差がいちばん小さい関係", "weakest_verdict().margin": "差がいちばん小さい関係の差",
+    "distinct_verdict_weights()": "16 の重みのうち異なる値の数", "n_runner_up_is_next_strongest_key()": "次点が名詞次元の 2 番目に大きいトークンだった関係の数",
+    "runner_up_tokens()": "文{0}… の次点のトークン (位置, 語)", "nouns_per_sentence()": "各例文の名詞の数",
+    "SCORE": "文1・ヘッド0 の scores[これ→花] の導出", "SCORE.value": "文1・ヘッド0 の scores[これ→花]",
+    "SCORE.terms": "scores[これ→花] の導出の項", "SCORE.terms[].value": "scores[これ→花] の導出の {i0} つ目の項 (積)",
+    "SCORE.terms[].factors[].value": "scores[これ→花] の導出の {i0} つ目の積の {i1} つ目の因子",
+    "SCORE.intermediate()": "scores[これ→花] の導出の途中の値「{0}」", "SCORE.n_zero_terms": "scores[これ→花] の導出で 0 になる項の数",
+    "WEIGHT": "文1・ヘッド0 の attn[これ→花] の導出", "WEIGHT.value": "文1・ヘッド0 の attn[これ→花]",
+    "WEIGHT.terms[].value": "attn[これ→花] の分母の {i0} つ目の項 exp(score − m)", "WEIGHT.intermediate()": "attn[これ→花] の導出の途中の値「{0}」",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""
