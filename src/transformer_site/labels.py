@@ -61,7 +61,8 @@ MATH_LABELS: Mapping[str, str] = {
     "preset.CATEGORY_VALUE": "W_E の品詞カテゴリの値", "preset.FEATURE_VALUE": "W_E の意味の特徴の値",
     "preset.TRACE_VALUE": "W_E の識別の痕跡の値", "preset.TRACE_BASE": "識別の痕跡の最初の次元",
     "preset.FIRING_THRESHOLD": "発火のしきい値 (ffn_h)",
-    "preset.SINGLE_DETECTOR_BIAS": "単一次元の検出器のバイアス b1", "preset.AND_DETECTOR_BIAS": "AND 検出器のバイアス b1",
+    "preset.SINGLE_DETECTOR_BIAS": "単一次元の検出器のバイアス b1",
+    "preset.AND_DETECTOR_BIAS": "AND 検出器のバイアス b1",
     "preset.AND_DETECTOR_WEIGHT": "AND 検出器の W1 の重み", "preset.AND_WRITE_BACK": "AND 検出器が W2 で書き戻す倍率",
     "preset.N_SINGLE_DETECTORS": "単一次元の検出器の数",
     "W": "プリセットの重み", "sentences": "8 つの例文", "sentences[].position()": "文{i0} での「{1}」の位置",
@@ -86,7 +87,8 @@ MATH_LABELS: Mapping[str, str] = {
     "configs.BERT_BASE": "BERT-base", "configs.BERT_LARGE": "BERT-large", "configs.GPT1": "GPT-1",
     "configs.GPT2_SMALL": "GPT-2 small", "configs.GPT3_175B": "GPT-3 175B",
     ".d_model": "d_model", ".n_heads": "ヘッドの数 h", ".d_k": "d_k", ".d_v": "d_v", ".d_ff": "d_ff",
-    ".n_layers": "層の数", ".vocab_size": "語彙の大きさ", ".dropout": "ドロップアウト率", ".label_smoothing": "ラベル平滑化 ε_ls",
+    ".n_layers": "層の数", ".vocab_size": "語彙の大きさ", ".dropout": "ドロップアウト率",
+    ".label_smoothing": "ラベル平滑化 ε_ls",
     ".adam_beta1": "Adam の β1", ".adam_beta2": "Adam の β2", ".adam_eps": "Adam の ε", ".warmup_steps": "ウォームアップのステップ数",
     ".train_steps": "学習のステップ数", ".max_position_embeddings": "学習する位置の数", ".type_vocab_size": "セグメントの種類の数",
     ".L": "層の数 L", ".total": "パラメータの合計", "[]": "", ".n_ctx": "文脈の長さ",
@@ -115,15 +117,36 @@ MATH_LABELS: Mapping[str, str] = {
 # fmt: on
 
 _METHODS = {
-    "max": " の最大", "min": " の最小", "sum": " の和", "mean": " の平均", "std": " の標準偏差", "argmax": " の最大の位置",
-    "argmin": " の最小の位置", "all": " がすべて成り立つ", "any": " のどれかが成り立つ", "item": "",
+    "max": " の最大",
+    "min": " の最小",
+    "sum": " の和",
+    "mean": " の平均",
+    "std": " の標準偏差",
+    "argmax": " の最大の位置",
+    "argmin": " の最小の位置",
+    "all": " がすべて成り立つ",
+    "any": " のどれかが成り立つ",
+    "item": "",
 }
 _OPERATORS = {
-    ast.Add: "+", ast.Sub: "−", ast.Mult: "×", ast.Div: "÷", ast.FloorDiv: "÷ (切り捨て)", ast.Mod: "mod",
-    ast.Pow: "^", ast.MatMult: "·",
+    ast.Add: "+",
+    ast.Sub: "−",
+    ast.Mult: "×",
+    ast.Div: "÷",
+    ast.FloorDiv: "÷ (切り捨て)",
+    ast.Mod: "mod",
+    ast.Pow: "^",
+    ast.MatMult: "·",
 }
 _COMPARISONS = {
-    ast.Eq: "=", ast.NotEq: "≠", ast.Lt: "<", ast.LtE: "≤", ast.Gt: ">", ast.GtE: "≥", ast.In: "∈", ast.NotIn: "∉",
+    ast.Eq: "=",
+    ast.NotEq: "≠",
+    ast.Lt: "<",
+    ast.LtE: "≤",
+    ast.Gt: ">",
+    ast.GtE: "≥",
+    ast.In: "∈",
+    ast.NotIn: "∉",
 }
 
 
@@ -256,7 +279,9 @@ class _Labeller:
                 key = f"{key}.{value}" if key else value
             elif kind == "call":
                 key += "()"
-                args = args + [self._argument(a) for a in value.args] + [self._argument(k.value) for k in value.keywords]
+                args = (
+                    args + [self._argument(a) for a in value.args] + [self._argument(k.value) for k in value.keywords]
+                )
             else:
                 key += "[]"
                 args = args + [_index_value(value)]

@@ -30,7 +30,9 @@ def citation_problem(key: str, locator: str | None) -> str | None:
     try:
         entry = data.reference(key)
     except KeyError:
-        return f"[@{key}] cites no entry of §10 (entries: {_known_keys()}; add one to transformer_pages.notes.references)"
+        return (
+            f"[@{key}] cites no entry of §10 (entries: {_known_keys()}; add one to transformer_pages.notes.references)"
+        )
     if locator is not None and locator not in entry.locators:
         listed = ", ".join(entry.locators) or "none"
         return (

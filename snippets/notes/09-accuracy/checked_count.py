@@ -12,5 +12,8 @@ rows = [[page] + [str(per_page[page, kind]) for kind in KINDS] for page in pages
 totals = Counter(t.kind for t in tokens)
 rows.append(["合計"] + [str(totals[kind]) for kind in KINDS])
 
-caption = f"サイト全体で数値 {totals['number']} 個、主張 {totals['claim']} 個、引用 {totals['cite']} 個、不一致 {len(failing)} 個"
+caption = (
+    f"サイト全体で数値 {totals['number']} 個、主張 {totals['claim']} 個、"
+    f"引用 {totals['cite']} 個、不一致 {len(failing)} 個"
+)
 print(table_html(["ページ", *KINDS.values()], rows, caption=caption))

@@ -21,10 +21,18 @@ def ln() -> LNComparison:
 
 
 LABELS = {
-    "LN_LAYERS": "実験のブロック数 N", "LN_D_MODEL": "実験の d_model", "LN_HEADS": "実験のヘッドの数", "LN_D_FF": "実験の d_ff",
-    "LN_TOKENS": "実験のトークン数", "ln()": "Post-LN と Pre-LN の比較実験",
-    "ln().activation_rms": "各ブロックの後の残差ストリームの RMS", "ln().relative_update": "1 ブロックでの相対的な変化",
-    "ln().update_rms": "1 ブロックが足す量の RMS", "ln().grad_norm": "W2 の勾配の層による配分 (層平均との比)",
-    "ln().grad_spread": "勾配の配分の乱数による標準偏差", "ln().n_layers": "実験のブロック数", "ln().n_seeds": "重みの乱数の数",
+    "LN_LAYERS": "実験のブロック数 N",
+    "LN_D_MODEL": "実験の d_model",
+    "LN_HEADS": "実験のヘッドの数",
+    "LN_D_FF": "実験の d_ff",
+    "LN_TOKENS": "実験のトークン数",
+    "ln()": "Post-LN と Pre-LN の比較実験",
+    "ln().activation_rms": "各ブロックの後の残差ストリームの RMS",
+    "ln().relative_update": "1 ブロックでの相対的な変化",
+    "ln().update_rms": "1 ブロックが足す量の RMS",
+    "ln().grad_norm": "W2 の勾配の層による配分 (層平均との比)",
+    "ln().grad_spread": "勾配の配分の乱数による標準偏差",
+    "ln().n_layers": "実験のブロック数",
+    "ln().n_seeds": "重みの乱数の数",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -33,10 +33,16 @@ def embedding() -> EmbeddingScale:
 
 
 LABELS = {
-    "CONCAT_WIDTH": "ヘッドを連結した幅 h·d_v", "PARAMS": "原論文の base モデルのパラメータ数の内訳", "PARAMS.total": "原論文の base モデルのパラメータ数",
-    "UNSHARED_TOTAL": "埋め込みを共有しない場合のパラメータ数", "GAP_TO_PAPER": "論文の約 65M と数えた値の差",
-    "FINAL_LAYER_NORMS": "最後の LayerNorm 2 つのパラメータ数", "EMBEDDING_VOCAB": "大きさの比較に使う乱数の表の語数",
-    "embedding()": "埋め込みの大きさの比較", "embedding().embedding_norm": "1 語の埋め込みの長さの平均",
-    "embedding().pe_norm": "位置エンコーディングの長さ", "embedding().scaled_norm": "√d_model 倍した埋め込みの長さの平均",
+    "CONCAT_WIDTH": "ヘッドを連結した幅 h·d_v",
+    "PARAMS": "原論文の base モデルのパラメータ数の内訳",
+    "PARAMS.total": "原論文の base モデルのパラメータ数",
+    "UNSHARED_TOTAL": "埋め込みを共有しない場合のパラメータ数",
+    "GAP_TO_PAPER": "論文の約 65M と数えた値の差",
+    "FINAL_LAYER_NORMS": "最後の LayerNorm 2 つのパラメータ数",
+    "EMBEDDING_VOCAB": "大きさの比較に使う乱数の表の語数",
+    "embedding()": "埋め込みの大きさの比較",
+    "embedding().embedding_norm": "1 語の埋め込みの長さの平均",
+    "embedding().pe_norm": "位置エンコーディングの長さ",
+    "embedding().scaled_norm": "√d_model 倍した埋め込みの長さの平均",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

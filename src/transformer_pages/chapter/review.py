@@ -14,6 +14,8 @@ BLOCK_WEIGHTS = counting.block_params(BASE.d_model, BASE.d_ff, bias=False, layer
 
 
 LABELS = {
-    "CONCAT_WIDTH": "ヘッドを連結した幅 h·d_v", "D_K": "原論文の d_k", "BLOCK_WEIGHTS": "原論文の 1 ブロックの重み",
+    "CONCAT_WIDTH": "ヘッドを連結した幅 h·d_v",
+    "D_K": "原論文の d_k",
+    "BLOCK_WEIGHTS": "原論文の 1 ブロックの重み",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -37,12 +37,24 @@ SCORES_2048 = LONG_N**2 * BASE.n_heads
 
 
 LABELS = {
-    "D": "表の次元 d (base モデルの d_model)", "CONV_K": "畳み込みの幅 k", "RESTRICTED_R": "制限付き Self-Attention の窓 r",
-    "SHORT_N": "d より短い系列の長さ", "LONG_N": "d より長い系列の長さ", "RNN_OVER_ATTENTION_128": "n = 128 での再帰層 ÷ Self-Attention",
-    "ATTENTION_2048": "n = 2048 の Self-Attention の掛け算の回数", "ATTENTION_OVER_RNN_2048": "n = 2048 での Self-Attention ÷ 再帰層",
-    "CONV_OVER_RNN_128": "n = 128 での畳み込み ÷ 再帰層", "RNN_STEPS": "再帰層の逐次処理の回数", "ATTENTION_STEPS": "Self-Attention の逐次処理の回数",
-    "CONV_PATH": "膨張畳み込みの最長経路 (層)", "ATTENTION_OVER_RESTRICTED_2048": "n = 2048 での制限なし ÷ 制限付き",
-    "RESTRICTED_PATH": "原論文の表の n/r", "WINDOW": "中心に置く窓の幅", "WINDOW_REACH": "窓が 1 層で片側に届く位置の数",
-    "WINDOW_PATH": "窓を広げて数えた最長経路 (層)", "WINDOW_OVER_TABLE": "数えた層数 ÷ 表の n/r", "SCORES_2048": "n = 2048 で 1 層が保持するスコアの数",
+    "D": "表の次元 d (base モデルの d_model)",
+    "CONV_K": "畳み込みの幅 k",
+    "RESTRICTED_R": "制限付き Self-Attention の窓 r",
+    "SHORT_N": "d より短い系列の長さ",
+    "LONG_N": "d より長い系列の長さ",
+    "RNN_OVER_ATTENTION_128": "n = 128 での再帰層 ÷ Self-Attention",
+    "ATTENTION_2048": "n = 2048 の Self-Attention の掛け算の回数",
+    "ATTENTION_OVER_RNN_2048": "n = 2048 での Self-Attention ÷ 再帰層",
+    "CONV_OVER_RNN_128": "n = 128 での畳み込み ÷ 再帰層",
+    "RNN_STEPS": "再帰層の逐次処理の回数",
+    "ATTENTION_STEPS": "Self-Attention の逐次処理の回数",
+    "CONV_PATH": "膨張畳み込みの最長経路 (層)",
+    "ATTENTION_OVER_RESTRICTED_2048": "n = 2048 での制限なし ÷ 制限付き",
+    "RESTRICTED_PATH": "原論文の表の n/r",
+    "WINDOW": "中心に置く窓の幅",
+    "WINDOW_REACH": "窓が 1 層で片側に届く位置の数",
+    "WINDOW_PATH": "窓を広げて数えた最長経路 (層)",
+    "WINDOW_OVER_TABLE": "数えた層数 ÷ 表の n/r",
+    "SCORES_2048": "n = 2048 で 1 層が保持するスコアの数",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

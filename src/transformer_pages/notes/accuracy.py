@@ -41,7 +41,8 @@ def derivation_difference_within(bound: int) -> int:
 
 
 LABELS = {
-    "CROSSCHECK_EPS_BOUND": "PyTorch との差の上限 (機械イプシロンの倍数)", "unbiased_variance_difference()": "不偏分散にしたときの ln1_out のずれの最大",
+    "CROSSCHECK_EPS_BOUND": "PyTorch との差の上限 (機械イプシロンの倍数)",
+    "unbiased_variance_difference()": "不偏分散にしたときの ln1_out のずれの最大",
     "derivation_difference_within()": "導出と順伝播の差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -50,8 +50,10 @@ def order_blindness_within(bound: int) -> int:
 
 
 LABELS = {
-    "block_parameter_sizes()": "ブロックの各重みの成分数", "block_parameter_count()": "ブロックのパラメータの合計 (W_E を除く)",
-    "block_nonzero_count()": "ブロックの 0 でないパラメータの数", "nonzero_share()": "ブロックの 0 でないパラメータの割合",
+    "block_parameter_sizes()": "ブロックの各重みの成分数",
+    "block_parameter_count()": "ブロックのパラメータの合計 (W_E を除く)",
+    "block_nonzero_count()": "ブロックの 0 でないパラメータの数",
+    "nonzero_share()": "ブロックの 0 でないパラメータの割合",
     "order_blindness_within()": "W_P なしで語順を逆にした差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
     "permutation_difference()": "文{0} を逆順にした ln2_out の差 (W_P の倍率 {1})",
 }

@@ -61,8 +61,11 @@ def _position(t: int) -> int:
 
 
 LABELS = {
-    "concat_is_Y_in_every_sentence()": "どの文でも concat と Y が同じ", "concat_vs_Y_max_diff()": "文{0} の |concat − Y| の最大",
-    "head_of_dim()": "次元 d{0} を受け持つヘッド", "y_sources()": "文{0} の Y[位置 {1}, d{2}] をキーのトークンごとに分けた項",
-    "y_from_position()": "文{0} の Y[位置 {1}, d{2}] のうち位置 (W_P) から来た分", "y_from_token()": "文{0} の Y[位置 {1}, d{2}] のうち単語 (W_E) から来た分",
+    "concat_is_Y_in_every_sentence()": "どの文でも concat と Y が同じ",
+    "concat_vs_Y_max_diff()": "文{0} の |concat − Y| の最大",
+    "head_of_dim()": "次元 d{0} を受け持つヘッド",
+    "y_sources()": "文{0} の Y[位置 {1}, d{2}] をキーのトークンごとに分けた項",
+    "y_from_position()": "文{0} の Y[位置 {1}, d{2}] のうち位置 (W_P) から来た分",
+    "y_from_token()": "文{0} の Y[位置 {1}, d{2}] のうち単語 (W_E) から来た分",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -127,7 +127,8 @@ def keys_copy_the_noun_dimension() -> bool:
 
 
 LABELS = {
-    "QK_WIDTH": "h·d_k", "max_abs_outside_bonds_all()": "どの文でも bond の列の外の Q・K の絶対値の最大",
+    "QK_WIDTH": "h·d_k",
+    "max_abs_outside_bonds_all()": "どの文でも bond の列の外の Q・K の絶対値の最大",
     "keys_copy_the_noun_dimension()": "どの文でも bond のキー列が X[:, d0] と同じ",
     "bond_score_terms()": "文{0}・ヘッド{1} の scores[位置 {2}→位置 {3}] の bond ごとの寄与",
     "score_split()": "文{0}・ヘッド{1} の scores[位置 {2}→位置 {3}] の分解",

@@ -114,7 +114,8 @@ REFERENCES: tuple[Reference, ...] = (
         locators={"Abstract": "Abstract", "§2": "Feed-Forward Layers as Unnormalized Key-Value Memories"},
     ),
     Reference(
-        "elhage2021", "Elhage, N., Nanda, N., Olsson, C., et al.", 2021, "A Mathematical Framework for Transformer Circuits",
+        "elhage2021", "Elhage, N., Nanda, N., Olsson, C., et al.", 2021,
+        "A Mathematical Framework for Transformer Circuits",
         "Anthropic", "https://transformer-circuits.pub/2021/framework/index.html", "transformer-circuits.pub",
         "Elhage et al.",
         locators={"Residual stream": "The Residual Stream"},
@@ -135,7 +136,8 @@ REFERENCES: tuple[Reference, ...] = (
             "§5.2": "Effect of Model Size",
             "§5.3": "Feature-based Approach with BERT",
         },
-        figures={"§3": (110, 340, 30000)},  # BERT-base and BERT-large (millions of parameters), the WordPiece vocabulary
+        # BERT-base and BERT-large (millions of parameters), the WordPiece vocabulary
+        figures={"§3": (110, 340, 30000)},
     ),
     Reference(
         "radford2018",

@@ -8,7 +8,8 @@ forbidden methods:
    indexing and slices, calls, constants, tuples/lists and arithmetic — nothing that assigns, defines or
    loops (``:=``, ``lambda``, comprehensions, f-strings, ``*``/``**`` arguments are rejected before anything
    runs). A claim's condition may also compare (``<``, ``==``, ``in``, chained) and combine with ``and``, ``or``,
-   ``not``; a number's expression may not (a comparison is a claim, not a number). It may be at most ``MAX_LENGTH`` characters, nested at most ``MAX_DEPTH`` deep, and arithmetic on
+   ``not``; a number's expression may not (a comparison is a claim, not a number). It may be at most
+   ``MAX_LENGTH`` characters, nested at most ``MAX_DEPTH`` deep, and arithmetic on
    huge operands (``9**9**9``, ``"x" * 10**9``) is refused before it is computed, so pathological input is a
    clear error, never a hang or a crash.
 2. **Read-only values**: every value the expression touches — a name, an attribute, an item, the result of a

@@ -64,10 +64,12 @@ MARKER_KINDS = {
     "page": "a page of a source, one the cited entry of §10 lists: {{ 33 page @key, p. 33 }}",
     "section": "a section number of these notes (§0 … §10) or an example sentence number: {{ 10 section }}",
     "index": "an index in notation that no value of src names: $x_{ {{ 12 index }} }$",
-    "reported": "a figure a source reports, one the cited entry of §10 lists there: {{ 65 reported @vaswani2017, Table 3 }}",
+    "reported": "a figure a source reports, which the cited entry of §10 records: {{ 65 reported @vaswani2017, Table 3 }}",
 }
 SOURCED_MARKERS = ("year", "page", "reported")  # these need "@key" (and page/reported a locator)
-_MARKER_BODY = re.compile(rf"\s*(?P<literal>\S.*?)\s+(?P<marker>{'|'.join(MARKER_KINDS)}|unchecked)\b\s*(?P<source>.*?)\s*")
+_MARKER_BODY = re.compile(
+    rf"\s*(?P<literal>\S.*?)\s+(?P<marker>{'|'.join(MARKER_KINDS)}|unchecked)\b\s*(?P<source>.*?)\s*"
+)
 CITATION = re.compile(r"\[@(?P<key>[a-z][a-z0-9]*)(?:,[ \t]*(?P<locator>[^\]\n]*?))?[ \t]*\](?P<entry>:)?")
 
 
@@ -113,7 +115,7 @@ class CheckedNumber:
     @property
     def checks_something(self) -> bool:
         """A number or a claim (an expression is evaluated), a sourced marker or a citation (checked against §10)."""
-        return self.kind in ("number", "claim", "cite", "entry") or self.marker in SOURCED_MARKERS + ("section",)
+        return self.kind in ("number", "claim", "cite", "entry") or self.marker in (*SOURCED_MARKERS, "section")
 
 
 def is_candidate(token: str) -> bool:
@@ -146,7 +148,8 @@ def _scan_inline(text: str, start: int, end: int) -> list[Region]:
     regions = []
     pos = start
     for m in _INLINE.finditer(text, start, end):
-        kind = next(k for k in ("comment", "checked", "cite", "code", "display", "inline", "url", "tag") if m[k] is not None)
+        kinds = ("comment", "checked", "cite", "code", "display", "inline", "url", "tag")
+        kind = next(k for k in kinds if m[k] is not None)
         if m.start() > pos:
             regions.append(Region(pos, m.start(), "text"))
         regions.append(Region(m.start(), m.end(), "math" if kind in ("display", "inline") else kind))
