@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the label tables read best one line per group of names)
 """What a checked number is, in Japanese, for its tooltip: 「文1・ヘッド0 の scores[美しい→花]」.
 
 A label is derived from the expression's structure, never typed beside the number:
@@ -284,7 +285,7 @@ class _Labeller:
                 )
             else:
                 key += "[]"
-                args = args + [_index_value(value)]
+                args = [*args, _index_value(value)]
             if key in table:
                 best, best_at, best_args = table[key], at, list(args)
         if best is None:

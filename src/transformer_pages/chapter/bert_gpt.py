@@ -10,7 +10,7 @@ import numpy as np
 from transformer_math import counting, masking, preset
 from transformer_math.configs import BERT_BASE, BERT_LARGE, GPT1, GPT2_SMALL, GPT3_175B
 from transformer_math.masking import MLMResult
-from transformer_pages.notes import references
+from ..notes import references
 
 MLM_SEED = 2018
 """Seed for the masked-LM simulation (BERT appeared in 2018)."""

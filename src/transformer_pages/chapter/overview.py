@@ -7,7 +7,7 @@ from functools import cache
 from transformer_math import counting, positional
 from transformer_math.configs import TRANSFORMER_BASE as BASE
 from transformer_math.positional import EmbeddingScale
-from transformer_pages.notes import references
+from ..notes import references
 
 CONCAT_WIDTH = BASE.n_heads * BASE.d_v
 """h · d_v: the width of the heads' concatenation, back to d_model."""

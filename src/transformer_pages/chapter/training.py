@@ -10,7 +10,7 @@ import numpy as np
 from transformer_math import adam, ops, preset, schedules
 from transformer_math.configs import TRANSFORMER_BASE as BASE
 from transformer_math.configs import TRANSFORMER_BIG as BIG
-from transformer_pages.notes import references
+from ..notes import references
 
 ADAM_PAPER_BETA2 = references.reference("kingma2015").figures["Algorithm 1"][1]
 """The β2 that Adam's own paper suggests as a default (§10's entry kingma2015)."""

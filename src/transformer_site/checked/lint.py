@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from .syntax import CHECKED_TOKEN, MARKER_KINDS, find_checked_numbers, is_candidate, scan
 from .syntax import LineIndex as _LineIndex
-from .verify import display_path, markdown_files, read_page
+from .verify import check, display_path, markdown_files, read_page
 
 UNCITED_NUMBER = re.compile(
     r"""
@@ -39,8 +39,6 @@ UNCITED_NUMBER = re.compile(
     """,
     re.VERBOSE,
 )
-# A sign is part of a number only where it cannot be an operator or a hyphen: after a space, a bracket or the start.
-_SIGN_CONTEXT = re.compile(r"(?:^|(?<=[\s(\[{=,:;|（「、]))[+\-−]")
 
 SRC_CONSTANT_FORMS = re.compile(
     r"\\sqrt\{\s*2\s*/\s*\\pi\s*\}|\\sqrt\{\s*\\frac\{2\}\{\\pi\}\s*\}|√\(2/π\)|√\(2/\\pi\)"
@@ -70,6 +68,14 @@ def lint_text(text: str, path: str) -> list[LintProblem]:
     lines = _LineIndex(text)
     tokens = find_checked_numbers(text, path)
     problems = [LintProblem(n.path, n.line, n.literal, n.problem) for n in tokens if n.problem]
+    # Claims, markers and citations are cheap to check (data of §10, one boolean): the lint checks them too, so a
+    # claim that is not a truth value, a marker its source contradicts or an unknown reference fails here as well.
+    for token in tokens:
+        if not token.problem and token.kind != "number":
+            outcome = check(token)
+            if not outcome.ok:
+                message = outcome.message.removeprefix(f"{token.location}: ")
+                problems.append(LintProblem(token.path, token.line, token.literal, message))
     for claim in (n for n in tokens if n.kind == "claim" and not n.problem):
         problems += _uncited(claim.literal, lambda offset, c=claim: c.line, path, constants=False)
     for region in scan(text):
@@ -93,8 +99,9 @@ def _uncited(chunk: str, line_of, path: str, constants: bool = True) -> list[Lin
     problems = []
     for m in UNCITED_NUMBER.finditer(chunk):
         number = m[0]
-        if number[0] in "+-−" and not _SIGN_CONTEXT.match(chunk, m.start()):
-            number = number[1:]  # "x - 12": the minus is an operator, not the number's sign
+        before = chunk[: m.start()].rstrip()[-1:]
+        if number[0] in "+-−" and ((before.isascii() and before.isalnum()) or before in ")]}"):
+            number = number[1:]  # "x - 12": after an operand the minus is an operator, not the number's sign
         message = (
             f"uncited number {number}: write {{{{ {number} = expression }}}} (give the value a name in the page's "
             f"module if src has none), or a marker {{{{ {number} KIND … }}}} with KIND one of {', '.join(MARKER_KINDS)}"

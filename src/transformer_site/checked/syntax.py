@@ -64,7 +64,7 @@ MARKER_KINDS = {
     "page": "a page of a source, one the cited entry of §10 lists: {{ 33 page @key, p. 33 }}",
     "section": "a section number of these notes (§0 … §10) or an example sentence number: {{ 10 section }}",
     "index": "an index in notation that no value of src names: $x_{ {{ 12 index }} }$",
-    "reported": "a figure a source reports, which the cited entry of §10 records: {{ 65 reported @vaswani2017, Table 3 }}",
+    "reported": "a figure a source reports, recorded by the entry of §10: {{ 65 reported @vaswani2017, Table 3 }}",
 }
 SOURCED_MARKERS = ("year", "page", "reported")  # these need "@key" (and page/reported a locator)
 _MARKER_BODY = re.compile(
