@@ -53,7 +53,7 @@ def test_one_marker_silences_exactly_one_number():
         ("論文は 110M と 175B", [(1, "110"), (1, "175")]),  # a unit may follow
         ("$\\omega = 10000^{-2i/d}$ と $2^{30}$", [(1, "10000"), (1, "30")]),  # in math too, exponents included
         ("$\\tanh(\\sqrt{2/\\pi}\\,x)$", [(1, "\\sqrt{2/\\pi}")]),  # a constant of src written as a formula
-        ("d12〜d15、h13、W1、GPT-2、float64", []),  # glued to a name: part of the name
+        ("d12〜d15、h13、W1、GPT-2、float64", []),  # glued to a name: part of it
         ("$x - 12$", [(1, "12")]),  # after an operand the minus is an operator
         ("{{ どの文でも 16 の関係が if 1 == 1 }}", [(1, "16")]),  # a claim's words are read
         ("§11 と §3.5 を見よ", [(1, "§11"), (1, "§3.5")]),  # only the notes' sections §0 … §10

@@ -25,7 +25,8 @@ def test_prose_gets_a_focusable_span_and_math_the_bare_literal(tmp_path):
     text = "値 {{ +3.526 = s1.scores[0, 2, 3] }} と $\\sqrt{d_k} = {{ 2.828 = sqrt(preset.D_K) }}$\n"
     page.write_text(text, encoding="utf-8")
     out = render_checked_numbers(text, page, root=tmp_path)
-    assert out.startswith('値 <span class="checked-number" tabindex="0" data-label="文1・ヘッド0 の scores&#91;美しい→花&#93;"')
+    label = "文1・ヘッド0 の scores&#91;美しい→花&#93;"
+    assert out.startswith(f'値 <span class="checked-number" tabindex="0" data-label="{label}"')
     assert f'data-value="{float(S1.scores[0, 2, 3])!r}"' in out and 'data-expr="s1.scores&#91;0, 2, 3&#93;"' in out
     assert out.endswith(f"$\\sqrt{{d_k}} = {preset.D_K**0.5:.3f}$\n")
 

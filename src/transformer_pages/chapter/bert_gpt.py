@@ -10,6 +10,7 @@ import numpy as np
 from transformer_math import counting, masking, preset
 from transformer_math.configs import BERT_BASE, BERT_LARGE, GPT1, GPT2_SMALL, GPT3_175B
 from transformer_math.masking import MLMResult
+
 from ..notes import references
 
 MLM_SEED = 2018

@@ -7,6 +7,7 @@ from functools import cache
 from transformer_math import counting, positional
 from transformer_math.configs import TRANSFORMER_BASE as BASE
 from transformer_math.positional import EmbeddingScale
+
 from ..notes import references
 
 CONCAT_WIDTH = BASE.n_heads * BASE.d_v

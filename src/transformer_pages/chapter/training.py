@@ -10,6 +10,7 @@ import numpy as np
 from transformer_math import adam, ops, preset, schedules
 from transformer_math.configs import TRANSFORMER_BASE as BASE
 from transformer_math.configs import TRANSFORMER_BIG as BIG
+
 from ..notes import references
 
 ADAM_PAPER_BETA2 = references.reference("kingma2015").figures["Algorithm 1"][1]
