@@ -49,7 +49,7 @@ def test_one_marker_silences_exactly_one_number():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("語彙 16 語、8 文 40 行", [(1, "16"), (1, "40")]),  # integers of two or more digits; single digits are not read
+        ("語彙 16 語、8 文 40 行", [(1, "16"), (1, "40")]),  # integers of two or more digits, not single ones
         ("論文は 110M と 175B", [(1, "110"), (1, "175")]),  # a unit may follow
         ("$\\omega = 10000^{-2i/d}$ と $2^{30}$", [(1, "10000"), (1, "30")]),  # in math too, exponents included
         ("$\\tanh(\\sqrt{2/\\pi}\\,x)$", [(1, "\\sqrt{2/\\pi}")]),  # a constant of src written as a formula
