@@ -5,8 +5,8 @@
     (find_checked_numbers, check, number_ids) and require that exactly that ``page.md:line`` fails.
 (c) Numbers a reader sees, chosen without the checked-number syntax: every decimal and every integer of two or
     more digits in what the page shows — prose, tables, math, a token's literal or a claim's words, a citation's
-    locator; not code, comments, link targets, a token's expression or source, nor digits glued to a name (d12, W1), nor section
-    numbers after § (the exemption the § marks; the lint checks those).
+    locator; not code, comments, link targets, a token's expression or source, nor digits glued to a name (d12,
+    W1), nor section numbers after § (the exemption the § marks; the lint checks those).
     Its last digit is changed; the page must then fail the check or the lint (pages that are not clean before are
     listed, not scored).
 (d) Checked claims: each condition is negated (``not (…)``); exactly that claim's ``page.md:line`` must fail.
@@ -146,7 +146,7 @@ def seen_number_mutants(docs: Path = REPO / "docs") -> tuple[int, int, list[str]
         for start, end in seen_spans(text):
             for m in SEEN_NUMBER.finditer(text, start, end):
                 total += 1
-                new, index = mutate_last_digit(m[0])
+                new, _ = mutate_last_digit(m[0])
                 mutated = text[: m.start()] + new + text[m.end() :]
                 if clean(mutated, where):
                     survivors.append(f"{where}:{lines.line(m.start())}: {m[0]} → {new} passes check and lint")
