@@ -28,7 +28,8 @@ AFTER = "(el) => { const s = getComputedStyle(el, '::after'); return [s.display,
 LONG_PROSE = "本文の文章です。" * 40
 SOURCE = (
     f"{LONG_PROSE}スコアは {{{{ +3.526 = s1.scores[0, 2, 3] }}}} です。"
-    "キー側の列は{{ どの文でも同じ値 if notes.qkv.keys_copy_the_noun_dimension() }}です。"
+    "キー側の列は{{ どの文でも同じ値 if notes.qkv.keys_copy_the_noun_dimension() }}です。\n\n"
+    '<p style="text-align: right">右端の数 {{ 0.834 = s1.attn[0, 2, 3] }}</p>\n'
 )
 
 
@@ -69,9 +70,7 @@ def page(browser, request):
     tab.close()
 
 
-def _tooltip_box(page, selector: str) -> dict:
-    return page.locator(selector).evaluate(
-        """(el) => {
+BOX = """(el) => {
             // The pseudo-element's box, measured by a clone that takes the ::after's computed style.
             const s = getComputedStyle(el, '::after');
             const probe = document.createElement('div');
@@ -82,11 +81,10 @@ def _tooltip_box(page, selector: str) -> dict:
             probe.remove();
             return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, position: s.position};
         }"""
-    )
 
 
 def test_tooltip_leads_with_the_label_then_the_value_then_the_expression(page):
-    span = page.locator(".checked-number:not(.checked-claim)")
+    span = page.locator(".checked-number:not(.checked-claim)").first
     assert span.inner_text() == f"{VALUE:+.3f}"  # the literal only
     assert span.evaluate(AFTER)[0] == "none"
     page.keyboard.press("Tab")
@@ -111,18 +109,20 @@ def test_tooltip_shown_on_hover_on_a_wide_screen(page):
     if page.viewport_size["width"] < 600:
         pytest.skip("a phone has no hover; a tap focuses")
     page.mouse.move(0, 0)
-    span = page.locator(".checked-number:not(.checked-claim)")
+    span = page.locator(".checked-number:not(.checked-claim)").first
     assert span.evaluate(AFTER)[0] == "none"
     span.hover()
     assert span.evaluate(AFTER)[0] == "block"
 
 
-def test_the_tooltip_fits_the_screen_and_escape_closes_it(page):
+@pytest.mark.parametrize("which", [0, 1], ids=["in-prose", "at-the-right-edge"])
+def test_the_tooltip_fits_the_screen_and_escape_closes_it(page, which):
     width = page.viewport_size["width"]
-    span = page.locator(".checked-number:not(.checked-claim)")
+    span = page.locator(".checked-number:not(.checked-claim)").nth(which)
     span.scroll_into_view_if_needed()
     span.focus()
-    box = _tooltip_box(page, ".checked-number:not(.checked-claim)")
+    page.wait_for_timeout(50)
+    box = span.evaluate(BOX)
     assert box["left"] >= 0 and box["right"] <= width, box
     if width < 600:
         assert box["position"] == "fixed"  # a sheet along the bottom of the screen, not beside a word
