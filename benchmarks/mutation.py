@@ -3,13 +3,20 @@
 (a) Doc values, in-process: for every checked number in docs/**/*.md, change the last digit of its literal
     (9 → 8, any other d → d+1) in the page text, collect that page again with the collector's own functions
     (find_checked_numbers, check, number_ids) and require that exactly that ``page.md:line`` fails.
+(c) Numbers a reader sees, chosen without the checked-number syntax: every decimal and every integer of two or
+    more digits in what the page shows — prose, tables, math, a token's literal or a claim's words, a citation's
+    locator; not code, comments, link targets, a token's expression or source, nor digits glued to a name (d12,
+    W1), nor section numbers after § (the exemption the § marks; the lint checks those).
+    Its last digit is changed; the page must then fail the check or the lint (pages that are not clean before are
+    listed, not scored).
+(d) Checked claims: each condition is negated (``not (…)``); exactly that claim's ``page.md:line`` must fail.
 (b) src mutants: each mutation is applied to a temporary copy of the project (src, tests, docs, snippets,
     mkdocs.yml, pyproject.toml); ``pytest -x tests/math tests/docs`` runs there with PYTHONPATH on the copy's
     src, and must fail. The one equivalent mutant (softmax without the max-subtraction) must pass the same
     suite AND change no value: every checked number's live value formats the same, and every intermediate of
     the eight sentences' traces is compared with the original (largest difference printed).
 
-Usage: ``.venv/bin/python benchmarks/mutation.py [--part a|b] [--jobs 2] [--only NAME]``. Prints a score per
+Usage: ``.venv/bin/python benchmarks/mutation.py [--part a|b|c|d] [--jobs 2] [--only NAME]``. Prints a score per
 part and in total; exits 1 unless every mutant is killed and the equivalent mutant survives unchanged.
 """
 
@@ -19,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -64,8 +72,8 @@ def doc_value_mutants(docs: Path = REPO / "docs") -> tuple[int, int, list[str]]:
             problems.append(f"{where}: not clean before mutation: {[o.message for o in baseline if not o.ok][:3]}")
             continue
         for number, number_id in zip(numbers, ids, strict=True):
-            if number.expression is None:
-                continue  # an exemption ({{ 0.98 unchecked }}) checks nothing by design
+            if number.kind != "number":
+                continue  # claims are part (d), markers and citations part (c)
             total += 1
             new_literal, index = mutate_last_digit(number.literal)
             at = number.literal_start + index
@@ -76,6 +84,103 @@ def doc_value_mutants(docs: Path = REPO / "docs") -> tuple[int, int, list[str]]:
                 killed += 1
             else:
                 problems.append(f"{number_id}: {number.literal} → {new_literal}: failing {failing or 'nothing'}")
+    return killed, total, problems
+
+
+# ------------------------------------------------------------------------------- (c) numbers a reader sees
+
+# 0.834, 512, 2017 — not d12 or W1 (names), not 1.6.1's ".1", not §3.5: a section number, marked as one by its § (the lint
+# holds the notes' § numbers to §0 … §10, and a citation's locator to those its source lists)
+SEEN_NUMBER = re.compile(r"(?<![A-Za-z0-9_.§])(?:\d+\.\d+|\d{2,})(?![0-9])")
+
+
+def seen_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds what a reader sees: prose, tables and math, and of each token only its shown part."""
+    from transformer_site.checked.syntax import find_checked_numbers, scan
+
+    spans = [(r.start, r.end) for r in scan(text) if r.kind in ("text", "math")]
+    tokens = find_checked_numbers(text, "page.md")
+    hidden = [(t.start, t.end) for t in tokens]  # a token's inside, inside math too, is hidden …
+    spans = [piece for span in spans for piece in _minus(span, hidden)]
+    for t in tokens:  # … except what the reader sees of it
+        if t.kind in ("number", "marker", "claim"):
+            spans.append((t.literal_start, t.literal_end))
+        elif t.kind == "cite" and t.source:
+            at = text.index(t.source, t.start)
+            spans.append((at, at + len(t.source)))
+    return sorted(spans)
+
+
+def _minus(span: tuple[int, int], holes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    pieces, (start, end) = [], span
+    for a, b in sorted(holes):
+        if b <= start or a >= end:
+            continue
+        if a > start:
+            pieces.append((start, a))
+        start = max(start, b)
+    if start < end:
+        pieces.append((start, end))
+    return pieces
+
+
+def seen_number_mutants(docs: Path = REPO / "docs") -> tuple[int, int, list[str], list[str]]:
+    """(killed, total, survivors, pages skipped) over every number a reader sees on every page."""
+    sys.path.insert(0, str(REPO / "src"))
+    from transformer_site.checked import check, find_checked_numbers, lint_text, verify
+    from transformer_site.checked.syntax import LineIndex
+    from transformer_site.checked.verify import display_path, markdown_files, read_page
+
+    verify.evaluate = cache(verify.evaluate) if not hasattr(verify.evaluate, "cache_info") else verify.evaluate
+
+    def clean(text: str, where: str) -> bool:
+        return all(check(n).ok for n in find_checked_numbers(text, where)) and not lint_text(text, where)
+
+    killed, total, survivors, skipped = 0, 0, [], []
+    for page in markdown_files([docs]):
+        text, where = read_page(page), display_path(page, REPO)
+        if not clean(text, where):
+            skipped.append(where)
+            continue
+        lines = LineIndex(text)
+        for start, end in seen_spans(text):
+            for m in SEEN_NUMBER.finditer(text, start, end):
+                total += 1
+                new, _ = mutate_last_digit(m[0])
+                mutated = text[: m.start()] + new + text[m.end() :]
+                if clean(mutated, where):
+                    survivors.append(f"{where}:{lines.line(m.start())}: {m[0]} → {new} passes check and lint")
+                else:
+                    killed += 1
+    return killed, total, survivors, skipped
+
+
+# ------------------------------------------------------------------------------------------ (d) claims
+
+
+def claim_negation_mutants(docs: Path = REPO / "docs") -> tuple[int, int, list[str]]:
+    """(killed, total, problems): each claim's condition negated fails exactly its page.md:line."""
+    sys.path.insert(0, str(REPO / "src"))
+    from transformer_site.checked import check, find_checked_numbers, number_ids
+    from transformer_site.checked.verify import display_path, markdown_files, read_page
+
+    killed, total, problems = 0, 0, []
+    for page in markdown_files([docs]):
+        text, where = read_page(page), display_path(page, REPO)
+        numbers = find_checked_numbers(text, where)
+        ids = number_ids(numbers)
+        for number, number_id in zip(numbers, ids, strict=True):
+            if number.kind != "claim" or number.problem:
+                continue
+            total += 1
+            at = text.index(number.expression, number.literal_end)
+            mutated = text[:at] + f"not ({number.expression})" + text[at + len(number.expression) :]
+            again = find_checked_numbers(mutated, where)
+            failing = [i for n, i in zip(again, number_ids(again), strict=True) if n.kind == "claim" and not check(n).ok]
+            if failing == [number_id]:
+                killed += 1
+            else:
+                problems.append(f"{number_id}: not ({number.expression}): failing {failing or 'nothing'}")
     return killed, total, problems
 
 
@@ -314,7 +419,10 @@ def src_mutants(jobs: int, only: str | None) -> tuple[int, int, bool]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", choices=["a", "b"], help="only (a) doc values or (b) src mutants")
+    parser.add_argument(
+        "--part", choices=["a", "b", "c", "d"],
+        help="only (a) checked numbers, (b) src mutants, (c) numbers a reader sees, (d) checked claims",
+    )  # fmt: skip
     parser.add_argument("--jobs", type=int, default=2, help="src mutants run in parallel (default 2)")
     parser.add_argument("--only", help="only src mutants whose name contains this")
     args = parser.parse_args()
@@ -330,6 +438,24 @@ def main() -> int:
               f"({time.perf_counter() - t:.1f} s)")  # fmt: skip
         killed, total = killed + a_killed, total + a_total + (len(problems) if not a_total else 0)
         total += len([p for p in problems if "not clean" in p])
+    if args.part in (None, "c") and not args.only:
+        t = time.perf_counter()
+        c_killed, c_total, survivors, skipped = seen_number_mutants()
+        for survivor in survivors[:30]:
+            print(f"  !! {survivor}")
+        for page in skipped:
+            print(f"  -- {page}: not clean before mutation (check or lint fails), not scored")
+        print(f"(c) numbers a reader sees (decimals, integers ≥ 10): {c_killed}/{c_total} last-digit mutants fail the "
+              f"check or the lint ({time.perf_counter() - t:.1f} s)")  # fmt: skip
+        killed, total = killed + c_killed, total + c_total
+    if args.part in (None, "d") and not args.only:
+        t = time.perf_counter()
+        d_killed, d_total, problems = claim_negation_mutants()
+        for problem in problems[:20]:
+            print(f"  !! {problem}")
+        print(f"(d) checked claims: {d_killed}/{d_total} negated conditions fail at exactly their page.md:line "
+              f"({time.perf_counter() - t:.1f} s)")  # fmt: skip
+        killed, total = killed + d_killed, total + d_total
     if args.part in (None, "b"):
         t = time.perf_counter()
         print(f"(b) src mutants ({', '.join(SUITE)}, pytest -x):")

@@ -538,3 +538,34 @@ def _index(name: str, value: object, size: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < size:
         raise ValueError(f"{name} must be an integer 0 … {size - 1}, got {value!r}")
     return int(value)
+
+
+LABELS = {
+    "KERNEL_RANDOM_CASES": "カーネルのテストの乱数の入力の数",
+    "KERNEL_TOLERANCE": "カーネルと src の一致の許容値 (テストが使う値)",
+    "SDPA_N": "パネルのクエリとキーの数",
+    "SDPA_MAX_D_K": "パネルの d_k の最大",
+    "sdpa_states()": "パネルの全設定",
+    "sdpa_state()": "d_k = {0}・√d_k で割る {1}・マスク {2} の設定",
+    "sdpa_state().scores_std": "d_k = {0}・√d_k で割る {1}・マスク {2} のスコアの標準偏差",
+    "sdpa_state().mean_row_max": "d_k = {0}・√d_k で割る {1}・マスク {2} の各行の最大の重みの平均",
+    "sdpa_state().weights": "d_k = {0}・√d_k で割る {1}・マスク {2} の重み",
+    "sdpa_max_row_sum_error()": "全設定の行和の 1 からのずれの最大",
+    "PE_D_MODEL": "パネルの d_model",
+    "PE_POSITIONS": "パネルの位置の数",
+    "pe_table()": "パネルの位置エンコーディングの表",
+    "EXAMPLE": "例の文「これ は 大きい 猫 です」",
+    "outcome()": "{0} の {i1} つ目の関係 (設定 {2})",
+    "outcome().weight": "{0} の {i1} つ目の関係の重み (設定 {2})",
+    "outcome().margin": "{0} の {i1} つ目の関係の次点との差 (設定 {2})",
+    "outcome().wins": "{0} の {i1} つ目の関係が勝つ (設定 {2})",
+    "explore()": "{0} の順伝播 (設定 {1})",
+    "explore().ffn_h": "{0} の順伝播の ffn_h (設定 {1})",
+    "explore().ln1_out": "{0} の順伝播の ln1_out (設定 {1})",
+    "firing_detectors()": "{0} で発火している検出器",
+    "knob_range()": "つまみ「{0}」の範囲",
+    "knob_range().max": "つまみ「{0}」の最大",
+    "with_largest_eps()": "ε を最大にした例の文の順伝播",
+    "with_largest_eps().ln1_out": "ε を最大にした例の文の ln1_out",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

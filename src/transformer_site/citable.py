@@ -6,7 +6,9 @@ Every name below is documented on the site's reference page. Expressions are eva
   ``sentences``, ``ops`` and a few math functions;
 - every concept module of ``transformer_math`` by its own name (``counting``, ``configs``, ``positional``, …);
 - the pages layer by section: ``notes``, ``chapter`` and ``scale``, each with its page modules as attributes
-  (``notes.attention.verdict(1, 0).weight``, ``chapter.attention_kinds.mask()``).
+  (``notes.attention.verdict(1, 0).weight``, ``chapter.attention_kinds.mask()``);
+- ``torch_crosscheck``: the PyTorch cross-check's constants (``torch_crosscheck.TOLERANCE``, the bound its test uses;
+  torch itself is imported only when the check runs).
 
 Add a name here (not elsewhere) when a page needs a new kind of value.
 """
@@ -21,6 +23,7 @@ from types import MappingProxyType, ModuleType
 import transformer_math
 import transformer_pages
 from transformer_math import SENTENCES, ops, preset, preset_trace, preset_weights
+from transformer_site import torch_crosscheck
 
 
 def _submodules(package: ModuleType) -> dict[str, ModuleType]:
@@ -49,7 +52,8 @@ def _build_names() -> dict[str, object]:
         sentences=SENTENCES,
         ops=ops,
         sqrt=math.sqrt, exp=math.exp, log=math.log, pi=math.pi,
-        abs=abs, min=min, max=max, round=round, len=len, sum=sum,
+        abs=abs, min=min, max=max, round=round, len=len, sum=sum, all=all, any=any,
+        torch_crosscheck=torch_crosscheck,
     )  # fmt: skip
     names.update(_submodules(transformer_math))
     names.update(_page_sections())

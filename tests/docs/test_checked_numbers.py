@@ -1,8 +1,9 @@
-"""The doc-value collector: one test per checked number in docs/**/*.md, id ``page.md:line``.
+"""The doc-value collector: one test per token in docs/**/*.md, id ``page.md:line``.
 
-No site build: each test evaluates the expression against ``transformer_site.citable.NAMES`` and
-compares the live value, formatted the literal's way, with the literal. ``CHECKED_NUMBERS_ROOT``
-points the collector at another project (tests/site uses it to prove a wrong literal fails here).
+Checked numbers (the live value written the literal's way is the literal), checked claims (the condition is True),
+markers (their source says so) and citations (the entry and the place exist on §10). No site build: expressions are
+evaluated against ``transformer_site.citable.NAMES``. ``CHECKED_NUMBERS_ROOT`` points the collector at another
+project (tests/site uses it to prove a wrong literal fails here).
 """
 
 from __future__ import annotations

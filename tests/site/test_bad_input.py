@@ -50,6 +50,18 @@ LINES = [
     ("副作用 {{ 0 = W.W_Q.sort() }}。", "array is read-only"),
     ('副作用 {{ 0 = setattr(s1, "scores", 0) }}。', "unknown name 'setattr'"),
     ("副作用 {{ 0 = ops.np.random.seed(0) }}。", "reaches the module numpy"),
+    ("主張 {{ どの行でも if s1.attn[0] > 0 }}。", "not True or False (reduce it with .all() or .any())"),
+    ("主張 {{ どの行でも if s1.attn[0, 0, 3] }}。", "not True or False (a claim's condition is a comparison)"),
+    ("主張 {{ 偽の主張 if s1.attn[0, 0, 3] < 0 }}。", "the claim '偽の主張' is false"),
+    ("主張 {{ 数 {{ 1 = preset.T }} を含む if True }}。", "unclosed checked number"),
+    ("印 {{ 2016 year @vaswani2017 }}。", "is from 2017, not 2016"),
+    ("印 {{ 2017 year }}。", "a year marker names its source"),
+    ("印 {{ 0.98 unchecked }}。", "'unchecked' is not an exemption any more"),
+    ("印 {{ 65 reported @vaswani2017 }}。", "names where in the source"),
+    ("印 {{ 66 reported @vaswani2017, Table 3 }}。", "records no figure 66 at Table 3"),
+    ("引用 [@nobody2099, §1]。", "cites no entry of §10"),
+    ("引用 [@vaswani2017, §9.9]。", "lists no '§9.9'"),
+    ("引用 [@Vaswani 2017]。", "malformed citation"),
 ]
 
 
@@ -84,6 +96,24 @@ def test_checked_number_mistakes_name_their_line(broken_build, index, says):
     line = 3 + 2 * index
     messages = [m for m in log.splitlines() if f"docs/page.md:{line}:" in m]
     assert messages and says in messages[0], f"line {line}: expected {says!r}; log:\n{log[-3000:]}"
+
+
+def test_the_same_mistakes_fail_the_lint_and_the_collector_at_their_line():
+    """Without a build: the lint (``python -m transformer_site.checked lint``) and pytest's collector
+    (``tests/docs``) report every one of the token mistakes above at its own line, with the same message."""
+    from transformer_site.checked import check, find_checked_numbers, lint_text
+
+    text = "\n".join(["# 悪い入力", ""] + [line for text, _ in LINES for line in (text, "")])
+    lint = lint_text(text, "docs/page.md")
+    collected = [check(n) for n in find_checked_numbers(text, "docs/page.md")]
+    for index, (_, says) in enumerate(LINES):
+        line = 3 + 2 * index
+        found = [o.message for o in collected if not o.ok and o.number.line == line]
+        assert found and says in found[0], f"collector, line {line}: expected {says!r}, got {found}"
+        if LINES[index][0].startswith("副作用"):
+            continue  # a number's expression is evaluated by the collector and the build, not by the lint
+        problems = [p.message for p in lint if p.line == line]
+        assert problems and says in problems[0], f"lint, line {line}: expected {says!r}, got {problems}"
 
 
 @pytest.mark.build

@@ -41,7 +41,7 @@ def test_index_out_of_range():
         ("s1.tokens[0:2]", "is an array of shape (2,), not a number"),
         ("sentences[0].text", "is a str ("),
         ("s1.scores.any()", "is a truth value (True), not a number"),
-        ("s1.scores[0, 0, 0] * 0 + (1 > 0)", "a comparison is not allowed"),
+        ("s1.scores[0, 0, 0] * 0 + (1 > 0)", "a comparison (write it as a checked claim"),
     ],
 )
 def test_non_numeric_results(expression, says):
@@ -78,11 +78,15 @@ def test_evaluation_sees_only_the_namespace():
     assert evaluate("a * 2 + b", {"a": 3, "b": 1}) == 7
 
 
-def test_an_exemption_needs_only_a_valid_literal():
-    (number,) = find_checked_numbers("β2 = {{ 0.98 unchecked }}", "docs/p.md")
-    assert check(number).ok and number.expression is None
-    (bad,) = find_checked_numbers("{{ 0.98 0.99 unchecked }}", "docs/p.md")
+def test_a_marker_is_checked_against_its_source_and_unchecked_is_gone():
+    (number,) = find_checked_numbers("β2 = {{ 0.999 reported @kingma2015, Algorithm 1 }}", "docs/p.md")
+    assert check(number).ok and number.expression is None and number.marker == "reported"
+    (wrong,) = find_checked_numbers("β2 = {{ 0.998 reported @kingma2015, Algorithm 1 }}", "docs/p.md")
+    assert "records no figure 0.998 at Algorithm 1" in check(wrong).message
+    (bad,) = find_checked_numbers("{{ 0.98 0.99 reported @kingma2015, Algorithm 1 }}", "docs/p.md")
     assert "is not a number literal" in check(bad).message
+    (old,) = find_checked_numbers("β2 = {{ 0.98 unchecked }}", "docs/p.md")
+    assert "'unchecked' is not an exemption any more" in check(old).message
 
 
 def test_malformed_token():

@@ -39,10 +39,47 @@ def test_message_says_how_to_fix():
     assert str(problem).startswith("docs/notes/03-attention.md:2: uncited number 0.834: write {{ 0.834 = expression }}")
 
 
-def test_one_exemption_silences_exactly_one_number():
-    assert _flagged("β2 = {{ 0.98 unchecked }}, ε = 1e-9") == [(1, "1e-9")]
-    assert _flagged("β2 = {{ 0.98 unchecked }}") == []
-    assert _flagged("$\\beta_2 = {{ 0.98 unchecked }}, \\beta_1 = 0.9$") == [(1, "0.9")]
+def test_one_marker_silences_exactly_one_number():
+    assert _flagged("β2 = {{ 0.999 reported @kingma2015, Algorithm 1 }}, ε = 1e-9") == [(1, "1e-9")]
+    assert _flagged("β2 = {{ 0.999 reported @kingma2015, Algorithm 1 }}") == []
+    assert _flagged("$\\beta_2 = {{ 0.999 reported @kingma2015, Algorithm 1 }}, \\beta_1 = 0.9$") == [(1, "0.9")]
+    assert _flagged("原論文 ({{ 2017 year @vaswani2017 }}) と 2018 年") == [(1, "2018")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("語彙 16 語、8 文 40 行", [(1, "16"), (1, "40")]),  # integers of two or more digits, not single ones
+        ("論文は 110M と 175B", [(1, "110"), (1, "175")]),  # a unit may follow
+        ("$\\omega = 10000^{-2i/d}$ と $2^{30}$", [(1, "10000"), (1, "30")]),  # in math too, exponents included
+        ("$\\tanh(\\sqrt{2/\\pi}\\,x)$", [(1, "\\sqrt{2/\\pi}")]),  # a constant of src written as a formula
+        ("d12〜d15、h13、W1、GPT-2、float64", []),  # glued to a name: part of it
+        ("$x - 12$", [(1, "12")]),  # after an operand the minus is an operator
+        ("{{ どの文でも 16 の関係が if 1 == 1 }}", [(1, "16")]),  # a claim's words are read
+        ("§11 と §3.5 を見よ", [(1, "§11"), (1, "§3.5")]),  # only the notes' sections §0 … §10
+        ("[§3 注意](03-attention.md) と [§3](04-concat.md)", [(1, "[§3](04-concat.md")]),  # the link leads to §3
+    ],
+)
+def test_integers_constants_claims_and_sections(text, expected):
+    assert _flagged(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("{{ 2016 year @vaswani2017 }}", "is from 2017, not 2016"),
+        ("{{ 2017 year }}", "a year marker names its source"),
+        ("{{ 12 index @vaswani2017 }}", "takes no source"),
+        ("{{ 0.98 unchecked }}", "'unchecked' is not an exemption any more"),
+        ("[@nobody2099]", "cites no entry of §10"),
+        ("[@vaswani2017, §9.9]", "lists no '§9.9'"),
+        ("{{ 偽 if s1.attn[0, 0, 3] < 0 }}", "is false"),
+        ("{{ 真偽でない if s1.attn[0] }}", "not True or False"),
+    ],
+)
+def test_markers_citations_and_claims_are_checked_by_the_lint_too(text, says):
+    (problem,) = lint_text(text, "docs/p.md")
+    assert says in problem.message and problem.line == 1
 
 
 def test_checked_numbers_are_not_flagged():
@@ -61,9 +98,9 @@ def test_checked_numbers_are_not_flagged():
         "https://arxiv.org/abs/1706.03762",
         "[ref]: https://example.org/v1.5/",
         '<span style="width: 0.5em">x</span>',
-        "MkDocs 1.6.1 と §3.2",
+        "MkDocs 1.6.1 と §3 と §10",
         "---\nversion: 0.5\n---\n本文",
-        "整数 512 と 2048 は対象外",
+        "1 桁の整数 5 と 8 は読まない",
     ],
 )
 def test_code_comments_urls_and_integers_are_not_read(text):
@@ -87,7 +124,7 @@ def test_cli_exit_status(tmp_path):
     )
     assert result.returncode == 1
     assert ":1: uncited number 0.834" in result.stdout
-    page.write_text("重みは {{ 0.834 unchecked }} です。\n", encoding="utf-8")
+    page.write_text("重みは {{ 0.834 = s1.attn[0, 2, 3] }} です。\n", encoding="utf-8")
     result = subprocess.run(
         [sys.executable, "-m", "transformer_site.checked", "lint", str(page)], capture_output=True, text=True
     )

@@ -16,7 +16,7 @@ S1 = preset_trace(1)
 
 
 def _html(text: str) -> str:
-    return markdown.markdown(text, extensions=["tables", "admonition", "pymdownx.arithmatex"],
+    return markdown.markdown(text, extensions=["tables", "admonition", "attr_list", "pymdownx.arithmatex"],
                              extension_configs={"pymdownx.arithmatex": {"generic": True}})  # fmt: skip
 
 
@@ -25,8 +25,9 @@ def test_prose_gets_a_focusable_span_and_math_the_bare_literal(tmp_path):
     text = "値 {{ +3.526 = s1.scores[0, 2, 3] }} と $\\sqrt{d_k} = {{ 2.828 = sqrt(preset.D_K) }}$\n"
     page.write_text(text, encoding="utf-8")
     out = render_checked_numbers(text, page, root=tmp_path)
-    assert out.startswith('値 <span class="checked-number" tabindex="0" data-expr="s1.scores&#91;0, 2, 3&#93;"')
-    assert f'data-value="{float(S1.scores[0, 2, 3])!r}"' in out
+    label = "文1・ヘッド0 の scores&#91;美しい→花&#93;"
+    assert out.startswith(f'値 <span class="checked-number" tabindex="0" data-label="{label}"')
+    assert f'data-value="{float(S1.scores[0, 2, 3])!r}"' in out and 'data-expr="s1.scores&#91;0, 2, 3&#93;"' in out
     assert out.endswith(f"$\\sqrt{{d_k}} = {preset.D_K**0.5:.3f}$\n")
 
 
@@ -66,5 +67,25 @@ def test_code_is_left_alone():
 def test_tooltip_css_shows_on_hover_and_focus_and_is_registered():
     css = (REPO / "docs" / "assets" / "checked-numbers.css").read_text(encoding="utf-8")
     assert ".checked-number:hover::after" in css and ".checked-number:focus::after" in css
-    assert 'content: attr(data-expr) " = " attr(data-value)' in css
-    assert "assets/checked-numbers.css" in (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    assert 'content: attr(data-label) "\\A" attr(data-value) "\\A" attr(data-expr)' in css  # label first
+    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "assets/checked-numbers.css" in config and "assets/javascripts/checked-numbers.js" in config
+
+
+def test_a_claim_renders_its_words_in_a_span_and_a_citation_as_a_link():
+    text = "キー側は{{ どの文でも同じ if notes.qkv.keys_copy_the_noun_dimension() }}です [@vaswani2017, §3.5]。\n"
+    out = render_checked_numbers(text, "nowhere.md", page_uri="chapter/01-overview.md")
+    assert '<span class="checked-number checked-claim" tabindex="0" data-label="計算して確かめている条件: ' in out
+    assert ">どの文でも同じ</span>" in out
+    assert '[\\[1, §3.5\\]](../notes/10-references.md#ref-vaswani2017 "Vaswani et al. (2017) Attention Is All' in out
+    html = _html(out)
+    assert '<a class="citation" href="../notes/10-references.md#ref-vaswani2017"' in html and ">[1, §3.5]</a>" in html
+
+
+def test_an_entry_line_of_the_references_page_becomes_the_entry():
+    from transformer_pages.notes.references import REFERENCES
+
+    lines = "\n\n".join(f"[@{r.key}]:" for r in REFERENCES)
+    out = render_checked_numbers(lines, "nowhere.md", page_uri="notes/10-references.md")
+    assert out.startswith('<span class="reference-anchor" id="ref-vaswani2017"></span>**[1]** Vaswani, A.')
+    assert "(2017). **Attention Is All You Need.** NeurIPS 2017. [arXiv](https://arxiv.org/abs/1706.03762)" in out

@@ -27,6 +27,9 @@ JA = {
     "round": "丸め (組み込み)",
     "len": "長さ (組み込み)",
     "sum": "和 (組み込み)",
+    "all": "すべて真か (組み込み、検査つきの主張の条件で)",
+    "any": "どれかが真か (組み込み、検査つきの主張の条件で)",
+    "torch_crosscheck": "PyTorch との照合の定数 (torch_crosscheck.TOLERANCE: テストとビルドの許容値)",
 }
 
 

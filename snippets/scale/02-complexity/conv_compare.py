@@ -7,7 +7,7 @@ block = sum(counting.attention_multiplies(n, n, d).values()) + counting.ffn_mult
 k, k_convs2s = complexity.NOTES_CONV_K, complexity.CONVS2S_K
 layers = [
     (f"1 次元畳み込み k = {k}", "k·n·d²", k * n * d**2),  # 位置ごとに d × d の行列を k 枚
-    (f"1 次元畳み込み k = {k_convs2s}（ConvS2S）", "k·n·d²", k_convs2s * n * d**2),
+    (f"1 次元畳み込み k = {k_convs2s}", "k·n·d²", k_convs2s * n * d**2),
     ("再帰層", "n·d²", n * d**2),
     ("Self-Attention のスコア", "n²·d", n**2 * d),
     ("Transformer ブロック全体", "4·n·d² + 2·n²·d + 2·n·d·d_ff", block),

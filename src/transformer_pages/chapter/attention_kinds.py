@@ -65,3 +65,38 @@ def renormalise_gap_within(bound: int) -> int:
 def padding_weight_unmasked(query: int) -> float:
     """Without the mask, the total weight that real query ``query`` gives to the padding keys."""
     return float(padding().weight_on_padding_unmasked[query])
+
+
+LABELS = {
+    "CROSS_N": "Source-Target の例のデコーダ側の位置の数 n",
+    "CROSS_M": "Source-Target の例のエンコーダ側の位置の数 m",
+    "MASK_SENTENCE": "マスクの比較に使う例文の番号",
+    "PADDING_T": "パディングの例の位置の数",
+    "PADDING_VALID": "パディングの例の本物のトークンの数",
+    "N_PADDING": "パディングの位置の数",
+    "SCALING_KEYS": "√d_k の測定で 1 クエリあたりに引くキーの数",
+    "SCALING_TRIALS": "√d_k の測定の試行回数",
+    "cross()": "Source-Target Attention の例 (乱数の重み)",
+    "cross().attn": "Source-Target の例の注意の重み [ヘッド, デコーダ, エンコーダ]",
+    "cross().shapes": "Source-Target の例の配列の形",
+    "mask()": "文1・ヘッド0 のマスクの比較",
+    "mask().future_weight": "マスクなしの softmax が未来の列に置く重み [行]",
+    "mask().large_negative_gap": "−∞ と大きな負の数での重みの差の最大",
+    "mask().masked_before": "softmax の前にマスクした重み",
+    "mask().row_sums_before": "softmax の前にマスクしたときの行の和",
+    "mask().row_sums_zeroed": "softmax の後で 0 にしたときの行の和 [行]",
+    "mask().scores": "文1・ヘッド0 の scores",
+    "padding()": "パディングマスクの例",
+    "padding().out_change_masked": "パディングの値を変えたときの出力の変化 (マスクあり)",
+    "padding().out_change_unmasked": "パディングの値を変えたときの出力の変化 (マスクなし)",
+    "padding().weight_on_padding": "マスクありでパディングの列に置かれた重みの最大",
+    "padding_weight_unmasked()": "マスクなしで {i0} 行目がパディングに置く重みの合計",
+    "renormalise_gap_within()": "後から 0 にして割り直したときの差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
+    "scaling()": "√d_k の測定",
+    "scaling()[]": "d_k = {0} での √d_k の測定",
+    "scaling()[].score_std_unscaled": "d_k = {0} での q·k の標準偏差 (割らない)",
+    "scaling()[].score_std_scaled": "d_k = {0} での q·k/√d_k の標準偏差",
+    "scaling()[].max_weight_unscaled": "d_k = {0} で割らないときの各行の最大の重みの平均",
+    "scaling()[].max_weight_scaled": "d_k = {0} で √d_k で割ったときの各行の最大の重みの平均",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -11,6 +11,8 @@ from transformer_math import counting, masking, preset
 from transformer_math.configs import BERT_BASE, BERT_LARGE, GPT1, GPT2_SMALL, GPT3_175B
 from transformer_math.masking import MLMResult
 
+from ..notes import references
+
 MLM_SEED = 2018
 """Seed for the masked-LM simulation (BERT appeared in 2018)."""
 MLM_REPEATS = 250
@@ -59,9 +61,16 @@ BERT_BASE_LAYER = counting.block_params(BERT_BASE.H, BERT_BASE.intermediate_size
 BERT_BASE_WORD_EMBEDDINGS = BERT_BASE.vocab_size * BERT_BASE.H
 BERT_BASE_WORD_EMBEDDING_SHARE = BERT_BASE_WORD_EMBEDDINGS / BERT_BASE_TOTAL
 GPT3_TOTAL = counting.gpt_params(GPT3_175B).total
-GPT3_SHORTFALL = 1 - GPT3_TOTAL / (175 * 10**9)
+GPT3_NAMED_TOTAL = references.reference("brown2020").figures["Table 2.1"][0] * 10**9
+"""The 175B of GPT-3's name, as its paper reports it (§10's entry brown2020)."""
+GPT3_SHORTFALL = 1 - GPT3_TOTAL / GPT3_NAMED_TOTAL
 """How far the count from the shapes falls short of the "175B" of the name."""
-GPT3_LAYER_ESTIMATE = 12 * GPT3_175B.n_layers * GPT3_175B.d_model**2
+LAYER_WEIGHT_COEFFICIENT = 4 + 2 * BERT_BASE.intermediate_size // BERT_BASE.H
+"""12 of 12H²: 4H² of attention plus 2·H·4H of the FFN (d_ff = 4H in BERT and in GPT-3)."""
+assert GPT3_175B.d_ff == 4 * GPT3_175B.d_model and BERT_BASE.intermediate_size == 4 * BERT_BASE.H
+BERT_BASE_MILLIONS_2 = round(BERT_BASE_TOTAL / 10**7) * 10
+"""BERT-base's count in millions, to two significant digits (110)."""
+GPT3_LAYER_ESTIMATE = LAYER_WEIGHT_COEFFICIENT * GPT3_175B.n_layers * GPT3_175B.d_model**2
 """The usual 12 · n_layers · d_model² estimate of the layers' weights."""
 GPT1_TOTAL = counting.gpt_params(GPT1).total
 GPT2_SMALL_TOTAL = counting.gpt_params(GPT2_SMALL).total
@@ -71,3 +80,32 @@ def embedding_share(cfg) -> float:
     """The share of a GPT model's parameters that sits in its embeddings."""
     p = counting.gpt_params(cfg)
     return p["embeddings"] / p.total
+
+
+LABELS = {
+    "MLM_SEED": "MLM の模擬実験の乱数の種",
+    "MLM_REPEATS": "例文をつなげる回数",
+    "mlm_corpus()": "MLM の模擬実験のトークン列",
+    "mlm_simulation()": "MLM の模擬実験",
+    "mlm_simulation().n_selected": "予測の対象に選ばれたトークンの数",
+    "mlm_simulation().n_masked": "[MASK] にしたトークンの数",
+    "mlm_simulation().n_random": "ランダムな語にしたトークンの数",
+    "mlm_simulation().n_unchanged": "そのままにしたトークンの数",
+    "rate()": "MLM の模擬実験の「{0}」の割合",
+    "random_count_spread()": "ランダムな語の数の標準偏差 (二項分布)",
+    "MASKED_SHARE_OF_ALL": "全トークンのうち [MASK] になる割合",
+    "BERT_BASE_TOTAL": "BERT-base のパラメータ数",
+    "BERT_LARGE_TOTAL": "BERT-large のパラメータ数",
+    "BERT_LARGE_MILLIONS": "BERT-large のパラメータ数 (百万単位, 3 桁)",
+    "BERT_BASE_MILLIONS_2": "BERT-base のパラメータ数 (百万単位, 有効数字 2 桁)",
+    "BERT_BASE_LAYER": "BERT-base の 1 層のパラメータ数",
+    "BERT_BASE_WORD_EMBEDDINGS": "BERT-base の語の埋め込みのパラメータ数",
+    "BERT_BASE_WORD_EMBEDDING_SHARE": "BERT-base で語の埋め込みが占める割合",
+    "LAYER_WEIGHT_COEFFICIENT": "1 層の重み 12H² の係数",
+    "GPT3_TOTAL": "GPT-3 の設定から数えたパラメータ数",
+    "GPT3_NAMED_TOTAL": "GPT-3 の論文が報告するパラメータ数 (175B)",
+    "GPT3_SHORTFALL": "GPT-3 の数えた値と 175B の差の割合",
+    "GPT3_LAYER_ESTIMATE": "GPT-3 の層の重みの近似 12·層数·d_model²",
+    "embedding_share()": "{0} のパラメータのうち埋め込みの割合",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

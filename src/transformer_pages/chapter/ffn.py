@@ -42,3 +42,21 @@ def position_wise_gap(T: int = 7, d_model: int = 16, d_ff: int = 64, seed: int =
 
 def position_wise_gap_within(bound: int) -> int:
     return rounding.eps_multiple_within(position_wise_gap(), bound)
+
+
+LABELS = {
+    "WIDENING": "d_ff ÷ d_model",
+    "ATTENTION_WEIGHTS": "原論文の 1 層の Attention の重み (4d²)",
+    "FFN_WEIGHTS": "原論文の 1 層の FFN の重み (2d·d_ff)",
+    "BLOCK_WEIGHTS": "原論文のエンコーダ 1 層の重み",
+    "FFN_SHARE": "1 層の重みのうち FFN の割合",
+    "FFN_PARAMS": "FFN のパラメータ数 (バイアス込み)",
+    "ACTIVATION_SAMPLES": "活性化関数の比較に使う標準正規乱数の数",
+    "activations_compared()": "ReLU と GELU の比較",
+    "activations_compared().gelu_argmin": "GELU が最小になる x",
+    "activations_compared().gelu_min": "GELU の最小値",
+    "activations_compared().relu_zero_fraction": "ReLU の出力がちょうど 0 になった割合",
+    "activations_compared().gelu_zero_fraction": "GELU の出力がちょうど 0 になった割合",
+    "position_wise_gap_within()": "行列でかける場合と 1 行ずつの差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

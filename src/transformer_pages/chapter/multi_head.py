@@ -30,3 +30,18 @@ def head_cost() -> dict[tuple[int, int], AttentionRun]:
         for n in HEAD_COST_LENGTHS
         for h in (1, BASE.n_heads)
     }
+
+
+LABELS = {
+    "CONCAT_WIDTH": "ヘッドを連結した幅 h·d_v",
+    "ATTENTION_WEIGHTS_HEADS": "h ヘッドの Attention の重み (4d²)",
+    "ATTENTION_WEIGHTS_ONE_HEAD": "1 ヘッドの Attention の重み",
+    "HEAD_COST_LENGTHS": "計算量の表の系列長 n",
+    "head_cost()": "1 ヘッドと h ヘッドの積和の回数",
+    "head_cost()[]": "(n, ヘッド数) = {0} の Attention",
+    "head_cost()[].total_macs": "(n, ヘッド数) = {0} の積和の合計",
+    "head_cost()[].projection_macs": "(n, ヘッド数) = {0} の射影の積和",
+    "head_cost()[].mixing_macs": "(n, ヘッド数) = {0} の QKᵀ と AV の積和",
+    "head_cost()[].softmax_entries": "(n, ヘッド数) = {0} で softmax に入る要素の数",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

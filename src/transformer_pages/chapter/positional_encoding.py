@@ -54,3 +54,21 @@ def offset_dot(k: int) -> np.ndarray:
 def offset_dot_spread_within(k: int, bound: int) -> int:
     """The standard deviation of :func:`offset_dot` over the positions, in machine epsilons (quoted as a bound)."""
     return rounding.eps_multiple_within(float(offset_dot(k).std()), bound)
+
+
+LABELS = {
+    "WAVELENGTHS": "d_model = 512 の各組の波長",
+    "WAVELENGTH_RATIO": "隣の組との波長の比",
+    "LAST_POSITION": "調べる最後の位置",
+    "PE_SPAN": "調べる位置の数",
+    "PE_CHECK_T": "回転の恒等式を調べる位置の数",
+    "PE_OFFSETS": "調べるずれ k",
+    "PE_DOT_POSITIONS": "内積を測る起点の位置",
+    "norms()": "位置 0〜999 の位置エンコーディングの長さ",
+    "rotation_error_within()": "回転の恒等式の誤差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
+    "offset_dot()": "ずれ k = {0} の内積 PE(pos)·PE(pos+k)",
+    "offset_dot_spread_within()": "ずれ k = {0} の内積のばらつきを機械イプシロンの倍数で表した上限 (上限 {1} 倍)",
+    "BERT_LEARNED_POSITIONS": "BERT-base の学習する位置埋め込みのパラメータ数",
+    "GPT2_LEARNED_POSITIONS": "GPT-2 small の学習する位置埋め込みのパラメータ数",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

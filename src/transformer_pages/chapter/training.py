@@ -11,6 +11,11 @@ from transformer_math import adam, ops, preset, schedules
 from transformer_math.configs import TRANSFORMER_BASE as BASE
 from transformer_math.configs import TRANSFORMER_BIG as BIG
 
+from ..notes import references
+
+ADAM_PAPER_BETA2 = references.reference("kingma2015").figures["Algorithm 1"][1]
+"""The β2 that Adam's own paper suggests as a default (§10's entry kingma2015)."""
+
 PEAK_LR = schedules.noam_peak_lr()
 PEAK_OVER_FIRST = PEAK_LR / schedules.noam_lr(1)
 """How many times larger the peak learning rate is than step 1's."""
@@ -55,3 +60,25 @@ BASE_TARGET_CORRECT, BASE_TARGET_OTHER = schedules.label_smoothing_target(0, BAS
 TARGET_LOG_RATIO = float(np.log(PRESET_TARGET[HANA] / PRESET_TARGET[0]))
 """log(answer / other) of the smoothed target: the logit gap at which the loss is smallest."""
 TARGET_ENTROPY = schedules.entropy(PRESET_TARGET)
+
+
+LABELS = {
+    "ADAM_PAPER_BETA2": "Adam の提案論文の β2 の既定値",
+    "PEAK_OVER_FIRST": "ピークの学習率 ÷ 最初のステップの学習率",
+    "LR_AT_END": "最後のステップの学習率",
+    "PEAK_OVER_END": "ピークの学習率 ÷ 最後の学習率",
+    "BIG_PEAK_LR": "big モデルの学習率のピーク",
+    "BIG_OVER_BASE_PEAK": "big と base のピークの比",
+    "GRADIENT_SPREAD": "3 つのパラメータの勾配の大きさの比",
+    "WARMUP_DEMO_GRADIENTS": "3 つのパラメータの勾配",
+    "FIRST_STEP_AT_PEAK": "ピークの学習率での Adam の最初の一歩",
+    "FIRST_STEP_WITH_WARMUP": "step 1 の学習率での Adam の最初の一歩",
+    "dropout_demo()": "ドロップアウトの例",
+    "PRESET_TARGET": "語彙 16 語でのラベル平滑化の目標",
+    "HANA": "「花」の id",
+    "BASE_TARGET_OTHER": "原論文の語彙で正解以外の 1 語の目標",
+    "BASE_TARGET_CORRECT": "原論文の語彙での正解の目標",
+    "TARGET_LOG_RATIO": "目標どおりの予測での正解と他の語のロジットの差",
+    "TARGET_ENTROPY": "平滑化した目標のエントロピー (nat)",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -38,3 +38,11 @@ def derivation_max_difference() -> float:
 def derivation_difference_within(bound: int) -> int:
     """:func:`derivation_max_difference` in machine epsilons, quoted as the bound it stays under."""
     return rounding.eps_multiple_within(derivation_max_difference(), bound)
+
+
+LABELS = {
+    "CROSSCHECK_EPS_BOUND": "PyTorch との差の上限 (機械イプシロンの倍数)",
+    "unbiased_variance_difference()": "不偏分散にしたときの ln1_out のずれの最大",
+    "derivation_difference_within()": "導出と順伝播の差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

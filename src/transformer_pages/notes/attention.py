@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 
-from transformer_math import derivations, preset, preset_trace
+from transformer_math import derivations, preset, preset_trace, preset_weights
 from transformer_math.preset import D_K, SENTENCES
 
 SQRT_D_K = math.sqrt(D_K)
@@ -154,3 +154,50 @@ def distinct_verdict_weights() -> int:
 
 N_RELATIONS = n_relations()
 """The intended relations of the eight sentences: two each."""
+
+
+def runner_up_tokens(*sentence_numbers: int) -> tuple[tuple[int, str], ...]:
+    """The distinct (position, word) of the runner-ups of every relation of the given sentences, sorted."""
+    found = set()
+    for n in sentence_numbers:
+        words = preset.sentence(n).words
+        found.update((v.runner_up_pos, words[v.runner_up_pos]) for v in relation_verdicts(n))
+    return tuple(sorted(found))
+
+
+def nouns_per_sentence() -> tuple[int, ...]:
+    """How many nouns (W_E[·, d0] = CATEGORY_VALUE) each example sentence holds."""
+    W = preset_weights()
+    return tuple(
+        sum(1 for w in s.words if W.W_E[preset.WORD_ID[w], preset.DIM_CATEGORY["noun"]] > 0) for s in preset.SENTENCES
+    )
+
+
+LABELS = {
+    "SQRT_D_K": "√d_k",
+    "N_RELATIONS": "意図した関係の数",
+    "n_relations()": "意図した関係の数",
+    "n_relations_won()": "意図したヘッドで勝った関係の数",
+    "verdict()": "文{0} の {i1} つ目の関係の判定",
+    "verdict().weight": "文{0} の {i1} つ目の関係: 意図したキーへの重み",
+    "verdict().runner_up_weight": "文{0} の {i1} つ目の関係: 次点の重み",
+    "verdict().other_head_weight": "文{0} の {i1} つ目の関係: もう一方のヘッドでの重み",
+    "weakest_verdict()": "差がいちばん小さい関係",
+    "weakest_verdict().margin": "差がいちばん小さい関係の差",
+    "distinct_verdict_weights()": "16 の重みのうち異なる値の数",
+    "n_runner_up_is_next_strongest_key()": "次点が名詞次元の 2 番目に大きいトークンだった関係の数",
+    "runner_up_tokens()": "文{0}… の次点のトークン (位置, 語)",
+    "nouns_per_sentence()": "各例文の名詞の数",
+    "SCORE": "文1・ヘッド0 の scores[これ→花] の導出",
+    "SCORE.value": "文1・ヘッド0 の scores[これ→花]",
+    "SCORE.terms": "scores[これ→花] の導出の項",
+    "SCORE.terms[].value": "scores[これ→花] の導出の {i0} つ目の項 (積)",
+    "SCORE.terms[].factors[].value": "scores[これ→花] の導出の {i0} つ目の積の {i1} つ目の因子",
+    "SCORE.intermediate()": "scores[これ→花] の導出の途中の値「{0}」",
+    "SCORE.n_zero_terms": "scores[これ→花] の導出で 0 になる項の数",
+    "WEIGHT": "文1・ヘッド0 の attn[これ→花] の導出",
+    "WEIGHT.value": "文1・ヘッド0 の attn[これ→花]",
+    "WEIGHT.terms[].value": "attn[これ→花] の分母の {i0} つ目の項 exp(score − m)",
+    "WEIGHT.intermediate()": "attn[これ→花] の導出の途中の値「{0}」",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

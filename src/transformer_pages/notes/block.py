@@ -47,3 +47,14 @@ def permutation_difference_max(position_scale: float) -> float:
 def order_blindness_within(bound: int) -> int:
     """:func:`permutation_difference_max` without W_P, in machine epsilons (quoted as a bound)."""
     return rounding.eps_multiple_within(permutation_difference_max(0.0), bound)
+
+
+LABELS = {
+    "block_parameter_sizes()": "ブロックの各重みの成分数",
+    "block_parameter_count()": "ブロックのパラメータの合計 (W_E を除く)",
+    "block_nonzero_count()": "ブロックの 0 でないパラメータの数",
+    "nonzero_share()": "ブロックの 0 でないパラメータの割合",
+    "order_blindness_within()": "W_P なしで語順を逆にした差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
+    "permutation_difference()": "文{0} を逆順にした ln2_out の差 (W_P の倍率 {1})",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from transformer_math import preset_trace
-from transformer_math.preset import D_K, D_MODEL, T
+from transformer_math.preset import D_K, D_MODEL, SENTENCES, T
 
 
 def head_of_dim(d: int) -> int:
@@ -19,6 +19,11 @@ def concat_vs_Y_max_diff(sentence_number: int) -> float:
     """max |concat − Y|: 0 when W_O = I."""
     trace = preset_trace(sentence_number)
     return float(np.abs(trace.concat - trace.Y).max())
+
+
+def concat_is_Y_in_every_sentence() -> bool:
+    """concat and Y are the same array in all eight sentences (W_O = I)."""
+    return all(concat_vs_Y_max_diff(s.number) == 0 for s in SENTENCES)
 
 
 def y_sources(sentence_number: int, t: int, d: int) -> np.ndarray:
@@ -53,3 +58,14 @@ def _position(t: int) -> int:
     if t not in range(T):
         raise ValueError(f"t must be 0 … {T - 1}, got {t!r}")
     return int(t)
+
+
+LABELS = {
+    "concat_is_Y_in_every_sentence()": "どの文でも concat と Y が同じ",
+    "concat_vs_Y_max_diff()": "文{0} の |concat − Y| の最大",
+    "head_of_dim()": "次元 d{0} を受け持つヘッド",
+    "y_sources()": "文{0} の Y[位置 {1}, d{2}] をキーのトークンごとに分けた項",
+    "y_from_position()": "文{0} の Y[位置 {1}, d{2}] のうち位置 (W_P) から来た分",
+    "y_from_token()": "文{0} の Y[位置 {1}, d{2}] のうち単語 (W_E) から来た分",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

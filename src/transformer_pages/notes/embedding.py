@@ -69,3 +69,17 @@ def rotation_error() -> float:
 def rotation_error_within(bound: int) -> int:
     """:func:`rotation_error` in machine epsilons, quoted as the bound it stays under."""
     return rounding.eps_multiple_within(rotation_error(), bound)
+
+
+LABELS = {
+    "embedding_row_norm()": "W_E の「{0}」の行の長さ",
+    "category_share()": "「{0}」の行の長さの 2 乗のうち品詞カテゴリの割合",
+    "pe_row_norm()": "W_P の位置 {0} の行の長さ",
+    "pe_min_distance()": "W_P の 2 つの行の距離の最小",
+    "period_ratio()": "隣の組との周期の比",
+    "pe_period_of_dim()": "W_P の次元 d{0} の周期",
+    "pe_range()": "W_P の次元 d{0} が 5 位置のあいだに動く幅",
+    "pe_max_move_from()": "W_P の d{0}〜d15 が位置 0 から動く幅の最大",
+    "rotation_error_within()": "回転の恒等式の誤差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

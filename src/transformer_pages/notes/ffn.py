@@ -262,3 +262,70 @@ def noun_half_alone_fires(a: DetectorAttribution) -> bool:
 def n_noun_half_alone_fires(k: int) -> int:
     """Firings of AND detector h_k where the noun input alone would already fire it (the AND is not an AND)."""
     return sum(noun_half_alone_fires(a) for a in all_detector_attributions() if a.k == k)
+
+
+def min_firing_pre_over_threshold() -> float:
+    """Smallest ffn_pre − GELU_THRESHOLD over every firing detector (positive: every row of the table crosses)."""
+    return min(a.ffn_pre for a in all_detector_attributions()) - GELU_THRESHOLD
+
+
+def routes_agree() -> bool:
+    """Route 1 alone (W_P's part > W_E's part) marks exactly the firings that both routes call position-driven."""
+    by_route_1 = {(a.sentence, a.t, a.k) for a in all_detector_attributions() if a.pos > a.tok}
+    driven = {(a.sentence, a.t, a.k) for a in all_detector_attributions() if a.position_driven}
+    return by_route_1 == driven
+
+
+def needs_position_not_driven_units() -> tuple[int, ...]:
+    """The detectors of the 意味＋位置 firings (they need W_P to cross, but W_E contributes more)."""
+    return tuple(sorted({a.k for a in all_detector_attributions() if a.needs_position and not a.position_driven}))
+
+
+def needs_position_not_driven_categories() -> tuple[str, ...]:
+    """The part of speech (preset.DIM_CATEGORY's name) of the words with a 意味＋位置 firing."""
+    W = preset_weights()
+    names = {d: name for name, d in preset.DIM_CATEGORY.items()}
+    found = set()
+    for a in all_detector_attributions():
+        if a.needs_position and not a.position_driven:
+            row = W.W_E[preset.WORD_ID[a.word]]
+            found.add(names[int(np.argmax(row[: len(names)]))])
+    return tuple(sorted(found))
+
+
+def word_is_noun(word: str) -> bool:
+    """Does the word's own embedding carry the noun category (d0)?"""
+    return bool(preset_weights().W_E[preset.WORD_ID[word], preset.DIM_CATEGORY["noun"]] > 0)
+
+
+LABELS = {
+    "GELU_THRESHOLD": "GELU が発火のしきい値 0.5 に届く ffn_pre",
+    "find()": "文{0} の「{1}」の h{2} の発火",
+    "find().ffn_h": "文{0} の「{1}」の h{2} の ffn_h",
+    "find().h_without_position": "文{0} の「{1}」の h{2} の ffn_h (W_P を消した順伝播)",
+    "find().tok": "文{0} の「{1}」の h{2} の ffn_pre のうち W_E 由来",
+    "find().pos": "文{0} の「{1}」の h{2} の ffn_pre のうち W_P 由来",
+    "find().terms[].tok": "文{0} の「{1}」の h{2} の特徴入力のうち意味由来",
+    "find().terms[].pos": "文{0} の「{1}」の h{2} の特徴入力のうち位置由来",
+    "n_firing()": "8 文での発火の数",
+    "n_firing_without_position()": "W_P を消しても発火する数",
+    "n_needs_position()": "W_P を消すと発火しなくなる数",
+    "n_position_driven()": "位置が主因と判定された発火の数",
+    "n_position_exceeds_token()": "経路 1 で W_P 由来が W_E 由来を上回る発火の数",
+    "n_needs_position_not_driven()": "「意味＋位置」と判定された発火の数",
+    "pe_column_means()": "W_P の各次元の位置についての平均",
+    "feature_input_from_position()": "発火した h{0} の特徴入力のうち位置由来の (最小, 最大)",
+    "noun_half_of_hana()": "花 の名詞の入力だけでの h13 の ffn_pre",
+    "firing_count()": "h{0} の発火の数",
+    "n_noun_half_alone_fires()": "名詞の入力だけで h{0} が発火する数",
+    "firings_without_feature()": "特徴を持たない単語での h{0} の発火の数",
+    "unused_hidden_max()": "h16〜h31 の出力の絶対値の最大",
+    "and_units()": "AND 検出器の番号",
+    "min_firing_pre_over_threshold()": "発火した検出器の ffn_pre としきい値の差の最小",
+    "routes_agree()": "2 つの経路の判定が一致する",
+    "needs_position_not_driven_units()": "「意味＋位置」の発火の検出器",
+    "needs_position_not_driven_categories()": "「意味＋位置」の発火が現れる単語の品詞",
+    "word_has_feature()": "「{0}」が h{1} の特徴を持つ",
+    "word_is_noun()": "「{0}」が名詞",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -115,3 +115,24 @@ def bond_score_terms(sentence_number: int, head: int, i: int, j: int) -> dict[st
         for b in BONDS
         if b.head == head
     }
+
+
+def keys_copy_the_noun_dimension() -> bool:
+    """In every sentence, each bond's key column K_full[:, g] is exactly X[:, d0] (the noun dimension)."""
+    return all(
+        np.array_equal(preset_trace(s.number).K_full[:, g], preset_trace(s.number).X[:, 0])
+        for s in SENTENCES
+        for g in bond_columns()
+    )
+
+
+LABELS = {
+    "QK_WIDTH": "h·d_k",
+    "max_abs_outside_bonds_all()": "どの文でも bond の列の外の Q・K の絶対値の最大",
+    "keys_copy_the_noun_dimension()": "どの文でも bond のキー列が X[:, d0] と同じ",
+    "bond_score_terms()": "文{0}・ヘッド{1} の scores[位置 {2}→位置 {3}] の bond ごとの寄与",
+    "score_split()": "文{0}・ヘッド{1} の scores[位置 {2}→位置 {3}] の分解",
+    "score_split().tok_tok": "文{0}・ヘッド{1} の scores[位置 {2}→位置 {3}] のうち意味どうしの積",
+    "score_split().position_part": "文{0}・ヘッド{1} の scores[位置 {2}→位置 {3}] のうち位置が生む分",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -37,3 +37,24 @@ CORE_OVERTAKES_FFN = counting.first_n_where_core_exceeds(NOTES_D, NOTES_D_FF, "f
 CONV = counting.convolutional_multiplies(NOTES_N, NOTES_D, NOTES_CONV_K)
 CONV_OVER_RNN = CONV / counting.recurrent_multiplies(NOTES_N, NOTES_D)
 BLOCK_OVER_CONV = BLOCK / CONV
+
+
+LABELS = {
+    "NOTES_N": "元のノートの系列長 n",
+    "NOTES_D": "元のノートの次元 d",
+    "NOTES_CONV_K": "元のノートの畳み込みの幅 k",
+    "CONVS2S_K": "比べる畳み込みの幅 k",
+    "HEADS_DOT": "h ヘッドの内積の掛け算の合計",
+    "HEADS_PROJECTION": "h ヘッドの行列との積の掛け算の合計",
+    "SELF_QKV": "Self-Attention の Q, K, V の射影の掛け算",
+    "CROSS_QKV": "1 語を生成するときの Cross-Attention の Q, K, V の射影の掛け算",
+    "BLOCK": "n = 512 のブロック全体の掛け算",
+    "FFN_SHARE": "ブロック全体の掛け算のうち FFN の割合",
+    "BLOCK_PER_TOKEN": "1 トークンあたりのブロックの掛け算",
+    "CORE_OVERTAKES_PROJECTIONS": "スコアと重み付き和が射影に並ぶ系列長",
+    "CORE_OVERTAKES_FFN": "スコアと重み付き和が FFN に並ぶ系列長",
+    "CONV": "k = 5 の畳み込み 1 層の掛け算",
+    "CONV_OVER_RNN": "畳み込み ÷ 再帰層",
+    "BLOCK_OVER_CONV": "ブロック全体 ÷ 畳み込み 1 層",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -34,3 +34,53 @@ PERCEPTRON_GROWTH = PERCEPTRON_4X_TOKENS / PERCEPTRON
 PERCEPTRON_GIB_FP16 = PERCEPTRON * 2 / 2**30
 """Memory of the perceptron's weights in 16-bit floats, GiB."""
 BLOCK_MIB_FP16 = BLOCK_WEIGHTS * 2 / 2**20
+
+# Binary prefixes and the powers of two that the page writes out.
+KI, MI, GI = 2**10, 2**20, 2**30
+"""Ki, Mi, Gi: 2^10, 2^20, 2^30."""
+MI_EXPONENT, GI_EXPONENT = 20, 30
+assert (2**MI_EXPONENT, 2**GI_EXPONENT) == (MI, GI)
+BILLION = 10**9
+"""One billion, the decimal 10^9 that "64G" was mistaken for."""
+FP16_BITS = 16
+"""Bits of one 16-bit float."""
+ATTENTION_WEIGHTS = counting.attention_params(NOTES_D, bias=False)
+FFN_WEIGHTS = counting.ffn_params(NOTES_D, NOTES_D_FF, bias=False)
+PERCEPTRON_LOG2 = PERCEPTRON.bit_length() - 1
+"""36: the perceptron's weights are exactly 2^36 (checked below)."""
+assert 2**PERCEPTRON_LOG2 == PERCEPTRON
+RATIO_LOG2 = PERCEPTRON_LOG2 - MI_EXPONENT
+"""16 of 2^36 / (3 · 2^20) = 2^16 / 3."""
+BLOCK_IN_MI = BLOCK_WEIGHTS // MI
+"""3: the block's weights are 3 Mi."""
+
+LABELS = {
+    "NOTES_N": "元のノートのトークン数 n",
+    "NOTES_D": "元のノートの次元 d",
+    "NOTES_D_FF": "元のノートの d_ff",
+    "BLOCK_WEIGHTS": "ブロックの重み行列の成分数 (4d² + 2d·d_ff)",
+    "BLOCK_PARAMS": "ブロックのパラメータ数 (バイアスと LayerNorm 込み)",
+    "SMALL_TERMS": "バイアスと LayerNorm のパラメータ数",
+    "SMALL_TERMS_SHARE": "バイアスと LayerNorm の割合",
+    "FFN_OVER_ATTENTION": "FFN の重み ÷ Attention の重み",
+    "PERCEPTRON": "全結合パーセプトロンの重みの数 (n·d)²",
+    "PERCEPTRON_OVER_BLOCK": "パーセプトロン ÷ ブロック (重みのみ)",
+    "PERCEPTRON_WITH_BIAS_OVER_BLOCK": "パーセプトロン ÷ ブロック (バイアス込み)",
+    "BLOCK_OVER_ROUGH": "厳密なブロックの重み ÷ ノートの概算",
+    "PERCEPTRON_4X_TOKENS": "トークン数 4 倍のパーセプトロンの重み",
+    "PERCEPTRON_GROWTH": "トークン数を 4 倍にしたときの増え方",
+    "PERCEPTRON_GIB_FP16": "パーセプトロン 1 層のメモリ (16 ビット, GiB)",
+    "BLOCK_MIB_FP16": "ブロックの重みのメモリ (16 ビット, MiB)",
+    "KI": "Ki = 2^10",
+    "MI": "Mi = 2^20",
+    "GI": "Gi = 2^30",
+    "MI_EXPONENT": "Mi の指数",
+    "GI_EXPONENT": "Gi の指数",
+    "BILLION": "10 億 (Billion)",
+    "FP16_BITS": "16 ビット浮動小数点のビット数",
+    "ATTENTION_WEIGHTS": "Attention の重み行列の成分数 (4d²)",
+    "FFN_WEIGHTS": "FFN の重み行列の成分数 (2d·d_ff)",
+    "PERCEPTRON_LOG2": "パーセプトロンの重みの数の 2 を底とする指数",
+    "RATIO_LOG2": "比 2^36 / 2^20 の指数",
+    "BLOCK_IN_MI": "ブロックの重みを Mi で数えた数",
+}

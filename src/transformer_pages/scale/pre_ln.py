@@ -55,3 +55,14 @@ def cos_with_hana(j: int) -> float:
     """cos(X_花, X_j) in sentence 1 (花 is t = 3)."""
     X = preset_trace(1).X
     return float(X[3] @ X[j] / np.sqrt((X[3] @ X[3]) * (X[j] @ X[j])))
+
+
+LABELS = {
+    "cos_with_hana()": "文1 の「花」と位置 {0} の X の cos",
+    "n_pairs()": "8 文の全トークン対の数",
+    "n_pairs_of_pairs()": "2 組を選ぶ比較の数",
+    "rank_disagreements()": "{0} で内積と cos の大小が逆になる比較の数",
+    "disagreement_share()": "内積と cos の大小が逆になる比較の割合",
+    "max_dot_cos_gap()": "LayerNorm の後の 内積/d_model と cos の差の最大",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

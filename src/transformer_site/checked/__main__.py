@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .lint import lint_paths
+from .lint import lint_paths, summary
 from .refresh import refresh_paths
 from .verify import check, collect, describe
 
@@ -19,6 +19,7 @@ def main(argv: list[str] | None = None) -> int:
         problems = lint_paths(args.paths)
         for problem in problems:
             print(problem)
+        print(f"lint: {len(problems)} problem(s); {summary(args.paths)}", file=sys.stderr)
         return 1 if problems else 0
     if args.command == "refresh":
         changes, errors = refresh_paths(args.paths)

@@ -1,4 +1,5 @@
-"""Evaluate a checked number's expression against ``transformer_site.citable.NAMES`` so that it cannot change state.
+"""Evaluate a checked number's expression (or a checked claim's condition) against ``transformer_site.citable.NAMES``
+so that it cannot change state.
 
 An expression is *read*, never run as a program. Four things make sure of that, none of them a list of
 forbidden methods:
@@ -6,7 +7,9 @@ forbidden methods:
 1. **Its form**: names from NAMES, attributes and keywords (no ``_private`` or ``__dunder__`` ones),
    indexing and slices, calls, constants, tuples/lists and arithmetic — nothing that assigns, defines or
    loops (``:=``, ``lambda``, comprehensions, f-strings, ``*``/``**`` arguments are rejected before anything
-   runs). It may be at most ``MAX_LENGTH`` characters, nested at most ``MAX_DEPTH`` deep, and arithmetic on
+   runs). A claim's condition may also compare (``<``, ``==``, ``in``, chained) and combine with ``and``, ``or``,
+   ``not``; a number's expression may not (a comparison is a claim, not a number). It may be at most
+   ``MAX_LENGTH`` characters, nested at most ``MAX_DEPTH`` deep, and arithmetic on
    huge operands (``9**9**9``, ``"x" * 10**9``) is refused before it is computed, so pathological input is a
    clear error, never a hang or a crash.
 2. **Read-only values**: every value the expression touches — a name, an attribute, an item, the result of a
@@ -45,6 +48,11 @@ _ALLOWED = (
     ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult, ast.USub, ast.UAdd,
 )  # fmt: skip
 
+_CLAIM_ONLY = (
+    ast.Compare, ast.BoolOp, ast.And, ast.Or, ast.Not,
+    ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn,
+)  # fmt: skip
+
 _FORBIDDEN_NAMES = {
     ast.NamedExpr: "an assignment (:=)",
     ast.Lambda: "a lambda",
@@ -53,8 +61,11 @@ _FORBIDDEN_NAMES = {
     ast.DictComp: "a comprehension",
     ast.GeneratorExp: "a generator expression",
     ast.JoinedStr: "an f-string",
-    ast.Compare: "a comparison",
-    ast.BoolOp: "and/or",
+    ast.Compare: "a comparison (write it as a checked claim: {{ words if condition }})",
+    ast.BoolOp: "and/or (write it as a checked claim: {{ words if condition }})",
+    ast.Not: "not (write it as a checked claim: {{ words if condition }})",
+    ast.Is: "'is' (compare values with ==)",
+    ast.IsNot: "'is not' (compare values with !=)",
     ast.IfExp: "a conditional expression",
     ast.Starred: "a starred argument",
     ast.Await: "await",
@@ -188,8 +199,9 @@ def _depth(node: ast.AST) -> int:
 
 
 @cache
-def compile_expression(expression: str):
-    """Parse and vet ``expression``; returns a code object. Cached: pages cite the same cells often."""
+def compile_expression(expression: str, claim: bool = False):
+    """Parse and vet ``expression`` (a claim's condition when ``claim``); returns a code object. Cached: pages cite
+    the same cells often."""
     text = expression.strip()
     if len(text) > MAX_LENGTH:
         raise ExpressionError(
@@ -204,8 +216,9 @@ def compile_expression(expression: str):
         raise ExpressionError(f"cannot parse expression {text[:40]!r}…: {type(exc).__name__}") from None
     if _depth(tree) > MAX_DEPTH:
         raise ExpressionError(f"the expression is nested more than {MAX_DEPTH} deep: {text[:40]}…")
+    allowed = _ALLOWED + _CLAIM_ONLY if claim else _ALLOWED
     for node in ast.walk(tree):
-        if not isinstance(node, _ALLOWED):
+        if not isinstance(node, allowed):
             what = _FORBIDDEN_NAMES.get(type(node), f"a {type(node).__name__} node")
             raise _reject(expression, what)
         if isinstance(node, (ast.Name, ast.Attribute, ast.keyword)):
@@ -227,12 +240,14 @@ def referenced_names(expression: str) -> frozenset[str]:
     return frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
 
 
-def evaluate(expression: str, names: Mapping[str, object] | None = None, where: str = "a checked number") -> object:
+def evaluate(
+    expression: str, names: Mapping[str, object] | None = None, where: str = "a checked number", claim: bool = False
+) -> object:
     """The value of ``expression`` over ``names`` (default: the citable namespace), read-only and isolated.
 
-    ``where`` names the expression in messages (``docs/page.md:12``).
+    ``where`` names the expression in messages (``docs/page.md:12``); ``claim``: it is a claim's condition.
     """
-    code = compile_expression(expression)
+    code = compile_expression(expression, claim)
     names = _citable_names() if names is None else names
     unknown = sorted(referenced_names(expression) - set(names))
     if unknown:

@@ -1,4 +1,9 @@
-"""Build integration: replace each checked number by the literal the reader sees, verifying it on the way.
+"""Build integration: replace each token by what the reader sees, verifying it on the way.
+
+A checked number becomes its literal (in prose a focusable span whose tooltip leads with the number's Japanese
+label, then the full-precision value, then the expression); a checked claim becomes its words in the same kind
+of span (the tooltip says what is computed and that it holds); a marker becomes its literal; a citation becomes
+the link ``[1, §3.5]`` to its entry of §10, and an entry line of §10 the entry itself.
 
 The ``checked_numbers`` hook's ``on_page_markdown`` calls ``render_checked_numbers``. A stale or broken number
 is reported through ``transformer_site.failures`` (an error, shown with ``-q`` too, and the build fails at its
@@ -40,12 +45,23 @@ def shown_literal(number: CheckedNumber) -> str:
 
 
 def _span(number: CheckedNumber, value: int | float | None, stale: bool) -> str:
-    tooltip = f"{number.expression} = {full_value(value)}" if value is not None else number.expression
-    classes = "checked-number checked-number--stale" if stale else "checked-number"
+    from transformer_site.labels import label
+
+    name = label(number.expression, claim=number.kind == "claim") or ""
+    if number.kind == "claim":
+        shown_value = "成り立たない (ビルドは失敗しています)" if stale else "成り立つ (ビルドのたびに計算して確認)"
+        shown = html.escape(number.literal, quote=False)
+        classes = "checked-number checked-claim"
+    else:
+        shown_value = full_value(value) if value is not None else ""
+        shown = shown_literal(number)
+        classes = "checked-number"
+    classes += " checked-number--stale" if stale else ""
+    tooltip = " / ".join(part for part in (name, shown_value, number.expression) if part)
     return (
-        f'<span class="{classes}" tabindex="0" data-expr="{_attribute(number.expression)}"'
-        f' data-value="{_attribute(full_value(value)) if value is not None else ""}"'
-        f' aria-description="{_attribute(tooltip)}">{shown_literal(number)}</span>'
+        f'<span class="{classes}" tabindex="0" data-label="{_attribute(name)}"'
+        f' data-value="{_attribute(shown_value)}" data-expr="{_attribute(number.expression)}"'
+        f' aria-description="{_attribute(tooltip)}">{shown}</span>'
     )
 
 
@@ -63,27 +79,44 @@ def source_line_offset(markdown: str, src_path: str | os.PathLike | None) -> int
 
 
 def render_checked_numbers(
-    markdown: str, src_path: str | os.PathLike, root: str | os.PathLike | None = None, original: str | None = None
+    markdown: str,
+    src_path: str | os.PathLike,
+    root: str | os.PathLike | None = None,
+    original: str | None = None,
+    page_uri: str | None = None,
 ) -> str:
-    """``markdown`` with every ``{{ … }}`` replaced by its literal; each problem reported as ``page.md:line: …``.
+    """``markdown`` with every token replaced by what the reader sees; each problem reported as ``page.md:line: …``.
 
     ``src_path`` is the page's file (line numbers are those of the file, front matter included);
     messages show it relative to ``root`` (default: the working directory). ``original``: the page's
     Markdown as MkDocs read it, if other hooks changed ``markdown`` before (to find the front matter's lines).
+    ``page_uri``: the page relative to docs/ (``chapter/01-overview.md``), for the links of citations.
     """
-    from transformer_site import failures
+    from transformer_site import failures, references
 
     path = display_path(src_path, root) if src_path is not None else "<generated page>"
     offset = source_line_offset(markdown if original is None else original, src_path)
     numbers = find_checked_numbers(markdown, path, first_line=1 + offset)
     pieces = []
     pos = 0
+    entries = [n.literal for n in numbers if n.kind == "entry" and not n.problem]
+    if entries and (problem := references.entry_order_problem(entries)):
+        failures.report(f"{path}: {problem}")
     for number in numbers:
         outcome = check(number)
         if not outcome.ok:
             failures.report(outcome.message)
         pieces.append(markdown[pos : number.start])
-        if number.in_math or number.expression is None or number.problem:
+        if number.kind in ("cite", "entry") and outcome.ok:
+            token = markdown[number.start : number.end]
+            lead = token[: len(token) - len(token.lstrip())]
+            if number.kind == "cite":
+                pieces.append(lead + references.citation_markdown(number.literal, number.source, page_uri))
+            else:
+                pieces.append(lead + references.entry_markdown(number.literal))
+        elif number.kind in ("cite", "entry"):
+            pieces.append(markdown[number.start : number.end])
+        elif number.in_math or number.expression is None or number.problem:
             pieces.append(number.literal if number.in_math else shown_literal(number))
         else:
             pieces.append(_span(number, outcome.value, stale=not outcome.ok))

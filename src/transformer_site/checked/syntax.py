@@ -1,4 +1,11 @@
-"""Find checked numbers ``{{ literal = expression }}`` and exemptions ``{{ literal unchecked }}`` in Markdown.
+"""Find the tokens of a page: checked numbers, checked claims, exemption markers and citations.
+
+- a checked number ``{{ +3.526 = s1.scores[0, 2, 3] }}``: the literal the reader sees, the expression computing it;
+- a checked claim ``{{ どの文でも if notes.attention.n_relations_won() == 16 }}``: the words the reader sees, and a
+  condition that must be True;
+- an exemption marker ``{{ 2017 year @vaswani2017 }}``: a number that nothing in ``src`` computes, with its kind
+  (``MARKER_KINDS``) and, for the kinds that need one, its source;
+- a citation ``[@vaswani2017, §3.5]`` of a numbered entry of §10, and on §10 the entry line ``[@vaswani2017]:``.
 
 The scanner splits a page into regions so that code is never read as prose:
 
@@ -10,6 +17,7 @@ The scanner splits a page into regions so that code is never read as prose:
 - ``math``: ``$…$``, ``\\(…\\)``, ``$$…$$``, ``\\[…\\]`` and ``\\begin{env}…\\end{env}``;
 - ``tag`` / ``url``: HTML tags, link targets ``](…)``, reference definitions and bare URLs;
 - ``checked``: a ``{{ … }}`` token in prose (tokens inside math are found within the math region);
+- ``cite``: a citation ``[@key]`` / ``[@key, locator]``, or an entry line ``[@key]:`` of the references page;
 - ``text``: everything else — prose, tables, admonitions, tabs.
 
 Indented (4-space) code blocks are not recognised, because admonitions and tabs indent prose:
@@ -34,6 +42,7 @@ _INLINE = re.compile(
     rf"""
       (?P<comment><!--[\s\S]*?-->)
     | (?P<checked>\{{\{{(?:[^{{}}\n]|\{{[^{{}}\n]*\}})*?\}}\}})
+    | (?P<cite>^[ \t]*\[@[^\]\n]*\]:[ \t]*$|\[@[^\]\n]*\])
     | (?P<code>(?<!`)(?P<ticks>`+)(?!`){_NO_BLANK}+?(?<!`)(?P=ticks)(?!`))
     | (?P<display>(?<!\\)\$\$[\s\S]+?\$\$
         | (?<!\\)\\\[[\s\S]+?\\\]
@@ -49,7 +58,19 @@ _INLINE = re.compile(
 )
 CHECKED_TOKEN = re.compile(r"\{\{(?:[^{}\n]|\{[^{}\n]*\})*?\}\}")
 _CHECKED_BODY = re.compile(r"\s*(?P<literal>[^=]*?)\s*=\s*(?P<expression>.*?)\s*")
-_UNCHECKED_BODY = re.compile(r"\s*(?P<literal>.*?)\s+unchecked\s*")
+_CLAIM_BODY = re.compile(r"\s*(?P<literal>\S.*?)\s+if\s+(?P<expression>.*?)\s*")
+MARKER_KINDS = {
+    "year": "a year, checked against the cited entry of §10: {{ 2017 year @vaswani2017 }}",
+    "page": "a page of a source, one the cited entry of §10 lists: {{ 33 page @key, p. 33 }}",
+    "section": "a section number of these notes (§0 … §10) or an example sentence number: {{ 10 section }}",
+    "index": "an index in notation that no value of src names: $x_{ {{ 12 index }} }$",
+    "reported": "a figure a source reports, recorded by the entry of §10: {{ 65 reported @vaswani2017, Table 3 }}",
+}
+SOURCED_MARKERS = ("year", "page", "reported")  # these need "@key" (and page/reported a locator)
+_MARKER_BODY = re.compile(
+    rf"\s*(?P<literal>\S.*?)\s+(?P<marker>{'|'.join(MARKER_KINDS)}|unchecked)\b\s*(?P<source>.*?)\s*"
+)
+CITATION = re.compile(r"\[@(?P<key>[a-z][a-z0-9]*)(?:,[ \t]*(?P<locator>[^\]\n]*?))?[ \t]*\](?P<entry>:)?")
 
 
 @dataclass(frozen=True)
@@ -61,7 +82,10 @@ class Region:
 
 @dataclass(frozen=True)
 class CheckedNumber:
-    """One ``{{ … }}`` token of a page. ``expression`` is None for an ``unchecked`` exemption."""
+    """One token of a page (``kind``): a checked ``number``, a checked ``claim`` (``literal`` is the claim's words,
+    ``expression`` its condition), an exemption ``marker`` (``expression`` is None; ``marker`` is its kind and
+    ``source`` what follows it), a citation ``cite`` or a references-page ``entry`` (``literal`` is the key,
+    ``source`` the locator)."""
 
     path: str  # as shown in messages: docs/notes/03-attention.md
     line: int  # 1-based line in the source file
@@ -72,6 +96,9 @@ class CheckedNumber:
     expression: str | None
     in_math: bool
     problem: str | None = None  # a syntax error in the token itself
+    kind: str = "number"  # "number", "claim", "marker", "cite" or "entry"
+    marker: str | None = None  # the marker's kind: "year", "page", "section", "index", "reported"
+    source: str | None = None  # a marker's source ("@vaswani2017, Table 3"), a citation's locator ("§3.5")
 
     @property
     def location(self) -> str:
@@ -85,13 +112,18 @@ class CheckedNumber:
     def fmt(self) -> NumberFormat:
         return parse_literal(self.literal)
 
+    @property
+    def checks_something(self) -> bool:
+        """A number or a claim (an expression is evaluated), a sourced marker or a citation (checked against §10)."""
+        return self.kind in ("number", "claim", "cite", "entry") or self.marker in (*SOURCED_MARKERS, "section")
+
 
 def is_candidate(token: str) -> bool:
-    """``{{ … }}`` inside math that looks like a checked number or an exemption — a space after the braces, an
-    ``=``, or ``unchecked`` — while TeX's ``{{a}}`` and ``\\frac{{1}}{2}`` are left alone. (In prose every
-    ``{{ … }}`` is read as a checked number: prose has no other use for the braces.)"""
+    """``{{ … }}`` inside math that looks like a token — a space after the braces, an ``=``, or a marker's
+    kind — while TeX's ``{{a}}`` and ``\\frac{{1}}{2}`` are left alone. (In prose every ``{{ … }}`` is read as a
+    token: prose has no other use for the braces.)"""
     body = token[2:-2]
-    return body[:1].isspace() or "=" in body or body.strip().endswith("unchecked")
+    return body[:1].isspace() or "=" in body or _MARKER_BODY.fullmatch(body) is not None
 
 
 def scan(text: str) -> list[Region]:
@@ -116,7 +148,8 @@ def _scan_inline(text: str, start: int, end: int) -> list[Region]:
     regions = []
     pos = start
     for m in _INLINE.finditer(text, start, end):
-        kind = next(k for k in ("comment", "checked", "code", "display", "inline", "url", "tag") if m[k] is not None)
+        kinds = ("comment", "checked", "cite", "code", "display", "inline", "url", "tag")
+        kind = next(k for k in kinds if m[k] is not None)
         if m.start() > pos:
             regions.append(Region(pos, m.start(), "text"))
         regions.append(Region(m.start(), m.end(), "math" if kind in ("display", "inline") else kind))
@@ -145,13 +178,15 @@ _STRAY_IN_MATH = re.compile(r"\{\{(?=\s|[^{}\n]*=)")
 
 
 def find_checked_numbers(text: str, path: str, first_line: int = 1) -> list[CheckedNumber]:
-    """Every checked number and exemption in ``text`` (code, comments and front matter skipped), and every
-    broken attempt at one (an unclosed ``{{``, a lone ``}}``): those carry a ``problem``."""
+    """Every token in ``text`` (code, comments and front matter skipped): checked numbers and claims, markers,
+    citations, and every broken attempt at one (an unclosed ``{{``, a lone ``}}``): those carry a ``problem``."""
     lines = LineIndex(text, first_line)
     found = []
     for region in scan(text):
         if region.kind == "checked":
             found.append(_parse_token(text, region.start, region.end, path, lines, in_math=False))
+        elif region.kind == "cite":
+            found.append(_parse_citation(text, region.start, region.end, path, lines))
         elif region.kind == "math":
             pos = region.start
             for m in CHECKED_TOKEN.finditer(text, region.start, region.end):
@@ -175,12 +210,12 @@ def _strays(text: str, start: int, end: int, path: str, lines: LineIndex, patter
         if m[0] == "{{":
             problem = (
                 f"unclosed checked number {context!r}: a {{{{ needs its }}}} on the same line "
-                "(write {{ literal = expression }} or {{ literal unchecked }})"
+                "(write {{ literal = expression }}, {{ words if condition }} or {{ literal KIND … }})"
             )
         else:
             problem = (
                 f"a }}}} without its {{{{ before it on the same line: …{text[max(start, m.start() - 40) : m.end()]!r} "
-                "(write {{ literal = expression }} or {{ literal unchecked }})"
+                "(write {{ literal = expression }}, {{ words if condition }} or {{ literal KIND … }})"
             )
         strays.append(
             CheckedNumber(
@@ -191,40 +226,116 @@ def _strays(text: str, start: int, end: int, path: str, lines: LineIndex, patter
     return strays
 
 
+def _parse_citation(text: str, start: int, end: int, path: str, lines: LineIndex) -> CheckedNumber:
+    token = text[start:end]
+    stripped = token.strip()
+    m = CITATION.fullmatch(stripped)
+    problem = None
+    if m is None:
+        problem = (
+            f"malformed citation {stripped!r}: write [@key] or [@key, §3.5] with a key of §10 "
+            "(lower-case letters and digits, e.g. vaswani2017)"
+        )
+        key, locator, kind = stripped, None, "cite"
+    else:
+        key, locator, kind = m["key"], m["locator"] or None, "entry" if m["entry"] else "cite"
+        if kind == "entry" and locator:
+            problem = f"an entry line of §10 names only its key: [@{key}]: (not {stripped!r})"
+    offset = start + token.index("[")
+    return CheckedNumber(
+        path=path, line=lines.line(offset), start=start, end=end, literal=key, literal_start=offset + 2,
+        expression=None, in_math=False, problem=problem, kind=kind, source=locator,
+    )  # fmt: skip
+
+
 def _parse_token(text: str, start: int, end: int, path: str, lines: LineIndex, in_math: bool) -> CheckedNumber:
     body_start = start + 2
     body = text[body_start : end - 2]
+    token = text[start:end]
+    fields = dict(path=path, line=lines.line(start), start=start, end=end, in_math=in_math)
+
+    m = _CLAIM_BODY.fullmatch(body)
+    if m is not None:
+        literal, literal_start = m["literal"], body_start + m.start("literal")
+        problem = None
+        if not m["expression"]:
+            problem = f"checked claim {token} has no condition after its 'if' (write {{{{ words if condition }}}})"
+        elif _CHECKED_BODY.fullmatch(m["literal"]) and _is_number(_CHECKED_BODY.fullmatch(m["literal"])["literal"]):
+            problem = f"{token}: a checked number cannot hold an 'if' (write {{{{ 3.526 = expression }}}})"
+        return CheckedNumber(
+            **fields, literal=literal, literal_start=literal_start, expression=m["expression"], problem=problem,
+            kind="claim",
+        )  # fmt: skip
+
+    m = _MARKER_BODY.fullmatch(body)
+    if m is not None:
+        literal, literal_start = m["literal"], body_start + m.start("literal")
+        return CheckedNumber(
+            **fields, literal=literal, literal_start=literal_start, expression=None, kind="marker",
+            marker=m["marker"], source=m["source"] or None,
+            problem=marker_problem(literal, m["marker"], m["source"] or None, in_math, token),
+        )  # fmt: skip
+
     expression = None
-    m = _UNCHECKED_BODY.fullmatch(body)
-    if m is None:
-        m = _CHECKED_BODY.fullmatch(body)
-        if m is not None:
-            expression = m["expression"]
+    m = _CHECKED_BODY.fullmatch(body)
+    if m is not None:
+        expression = m["expression"]
     problem = None
-    if m is None or (expression is not None and not expression):
+    if m is None or not expression:
         literal, literal_start = body.strip(), body_start + len(body) - len(body.lstrip())
         problem = (
-            f"malformed checked number {text[start:end]} "
-            "(write {{ literal = expression }} or {{ literal unchecked }})"
+            f"malformed checked number {token} (write {{{{ literal = expression }}}}, {{{{ words if condition }}}} "
+            f"or a marker {{{{ literal KIND … }}}} with KIND one of {', '.join(MARKER_KINDS)})"
         )
     else:
         literal, literal_start = m["literal"], body_start + m.start("literal")
         if not literal:
-            token = text[start:end]
             problem = f"checked number {token} has no literal before its = (write {{{{ 3.526 = expression }}}})"
         else:
             problem = literal_problem(literal, in_math)
-    return CheckedNumber(
-        path=path,
-        line=lines.line(start),
-        start=start,
-        end=end,
-        literal=literal,
-        literal_start=literal_start,
-        expression=expression,
-        in_math=in_math,
-        problem=problem,
-    )
+    return CheckedNumber(**fields, literal=literal, literal_start=literal_start, expression=expression, problem=problem)
+
+
+def _is_number(literal: str) -> bool:
+    try:
+        parse_literal(literal)
+    except LiteralError:
+        return False
+    return True
+
+
+_SOURCE = re.compile(r"@(?P<key>[a-z][a-z0-9]*)(?:,[ \t]*(?P<locator>\S.*?))?")
+
+
+def parse_source(source: str | None) -> tuple[str | None, str | None]:
+    """``"@vaswani2017, Table 3"`` → ``("vaswani2017", "Table 3")``; (None, None) when absent or malformed."""
+    m = _SOURCE.fullmatch(source or "")
+    return (m["key"], m["locator"]) if m else (None, None)
+
+
+def marker_problem(literal: str, marker: str, source: str | None, in_math: bool, token: str) -> str | None:
+    """Why a marker is malformed (its checks against §10 come later, in ``verify``), or None."""
+    if marker == "unchecked":
+        return (
+            f"{token}: 'unchecked' is not an exemption any more; a number is checked ({{{{ 0.98 = expression }}}}) "
+            f"or carries a marker of one kind: {', '.join(MARKER_KINDS)} (see docs/reference/citable.md)"
+        )
+    problem = literal_problem(literal, in_math)
+    if problem:
+        return problem
+    if marker in ("year", "page", "section", "index") and not re.fullmatch(r"\d+", literal):
+        return f"{token}: a {marker} is a whole number written without sign or separators"
+    key, locator = parse_source(source)
+    if marker in SOURCED_MARKERS:
+        if key is None:
+            return f"{token}: a {marker} marker names its source: {MARKER_KINDS[marker].split(': ')[-1]}"
+        if marker != "year" and not locator:
+            return f"{token}: a {marker} marker names where in the source: @{key}, Table 3 (or §3.5, p. 33)"
+        if marker == "year" and locator:
+            return f"{token}: a year marker names its source only: {{{{ {literal} year @{key} }}}}"
+    elif source:
+        return f"{token}: a {marker} marker takes no source (only {', '.join(SOURCED_MARKERS)} do)"
+    return None
 
 
 def literal_problem(literal: str, in_math: bool) -> str | None:

@@ -1,4 +1,5 @@
-"""Check a checked number: evaluate its expression and compare the formatted live value with the literal."""
+"""Check a token: a number's live value written the literal's way must be the literal; a claim's condition must
+be True; a marker's or citation's source must say what it says (``transformer_site.references``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 from .evaluation import ExpressionError, evaluate
 from .formats import NotANumber, as_number, full_value, short_value
-from .syntax import CheckedNumber, find_checked_numbers
+from .syntax import CheckedNumber, find_checked_numbers, parse_source
 
 
 @dataclass(frozen=True)
@@ -27,12 +28,21 @@ class Outcome:
 
 
 def check(number: CheckedNumber) -> Outcome:
-    """Verify one checked number; an exemption only needs a well-formed literal."""
+    """Verify one token: a number, a claim, a marker against its source, a citation against §10."""
+    from transformer_site import references
+
     where = number.location
     if number.problem:
         return Outcome(number, False, f"{where}: {number.problem}")
-    if number.expression is None:
-        return Outcome(number, True)
+    if number.kind in ("cite", "entry"):
+        problem = references.citation_problem(number.literal, number.source)
+        return Outcome(number, problem is None, f"{where}: {problem}" if problem else None)
+    if number.kind == "marker":
+        key, locator = parse_source(number.source)
+        problem = references.marker_source_problem(number.literal, number.marker, key, locator)
+        return Outcome(number, problem is None, f"{where}: {problem}" if problem else None)
+    if number.kind == "claim":
+        return _check_claim(number)
     try:
         value = as_number(evaluate(number.expression, where=where))
     except ExpressionError as exc:
@@ -44,6 +54,41 @@ def check(number: CheckedNumber) -> Outcome:
         return Outcome(number, True, value=value, live=live)
     message = f"{where}: quoted {number.literal}, live {live} ({number.expression} = {short_value(value)})"
     return Outcome(number, False, message, value=value, live=live)
+
+
+def _check_claim(claim: CheckedNumber) -> Outcome:
+    where = claim.location
+    try:
+        value = evaluate(claim.expression, where=where, claim=True)
+    except ExpressionError as exc:
+        return Outcome(claim, False, f"{where}: {exc}")
+    truth = as_truth(value)
+    if truth is None:
+        return Outcome(claim, False, f"{where}: the condition of the claim {claim.literal!r} is {_not_a_truth(value)}")
+    if not truth:
+        return Outcome(claim, False, f"{where}: the claim {claim.literal!r} is false: {claim.expression} is False")
+    return Outcome(claim, True, value=True)
+
+
+def as_truth(value: object) -> bool | None:
+    """``True``/``False`` for a Python or numpy boolean (a 0-d boolean array too); None for anything else."""
+    import numpy as np
+
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype == bool:
+        return bool(value)
+    return None
+
+
+def _not_a_truth(value: object) -> str:
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape}, not True or False (reduce it with .all() or .any())"
+    shown = repr(value)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return f"a {type(value).__name__} ({shown}), not True or False (a claim's condition is a comparison)"
 
 
 def display_path(path: str | os.PathLike, root: str | os.PathLike | None = None) -> str:
@@ -93,8 +138,13 @@ def number_ids(numbers: list[CheckedNumber]) -> list[str]:
 def describe(outcome: Outcome) -> str:
     """One line for ``list``: location, literal, expression and live value."""
     number = outcome.number
-    if number.expression is None:
-        return f"{number.location}: {number.literal} (unchecked)"
+    if number.kind in ("cite", "entry"):
+        return f"{number.location}: [@{number.literal}{', ' + number.source if number.source else ''}] ({number.kind})"
+    if number.kind == "marker":
+        return f"{number.location}: {number.literal} ({number.marker}{' ' + number.source if number.source else ''})"
+    if number.kind == "claim":
+        mark = "" if outcome.ok else "  FALSE"
+        return f"{number.location}: 「{number.literal}」 if {number.expression}{mark}"
     if outcome.value is None:
         return outcome.message or number.location
     mark = "" if outcome.ok else f"  STALE → {outcome.live}"

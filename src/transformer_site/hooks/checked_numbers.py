@@ -1,4 +1,4 @@
-"""Hook: checked numbers ``{{ +3.526 = s1.scores[0, 2, 3] }}`` verified on every page and shown as their literal.
+"""Hook: checked numbers and claims, markers and citations verified on every page and shown as the reader sees them.
 
 Each stale, malformed or failing number is reported through ``transformer_site.failures`` (an error naming
 ``docs/page.md:line``, with ``-q`` as without), so the build fails; see ``transformer_site.checked``.
@@ -13,5 +13,6 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     from transformer_site.checked import render_checked_numbers
 
     return render_checked_numbers(
-        markdown, page.file.abs_src_path, root=Path(config.config_file_path).parent, original=page.markdown
-    )
+        markdown, page.file.abs_src_path, root=Path(config.config_file_path).parent, original=page.markdown,
+        page_uri=page.file.src_uri,
+    )  # fmt: skip

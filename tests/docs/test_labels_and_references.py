@@ -1,0 +1,44 @@
+"""The site's own tokens: every checked number and claim has a Japanese label, and §10 is what the pages cite.
+
+Unlike test_checked_numbers.py this reads this project's docs/ only (no CHECKED_NUMBERS_ROOT): the labels and the
+references are data of this project's pages layer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from transformer_pages.notes.references import REFERENCES
+from transformer_site import references
+from transformer_site.checked import collect
+from transformer_site.labels import label
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKENS = collect([ROOT / "docs"], root=ROOT)
+
+
+def test_the_site_has_checked_claims_and_citations():
+    assert any(n.kind == "claim" for n in TOKENS) and any(n.kind == "cite" for n in TOKENS)
+
+
+def test_every_checked_number_and_claim_has_a_label():
+    """The tooltip leads with what the value is; a number whose expression has no label would show none."""
+    unlabelled = [
+        f"{n.location}: {n.expression}" for n in TOKENS if n.kind in ("number", "claim") and not label(n.expression)
+    ]
+    assert not unlabelled, "give these a label (LABELS of the page module, or transformer_site.labels):\n" + "\n".join(
+        unlabelled
+    )
+
+
+def test_the_references_page_lists_every_entry_once_in_order():
+    page = "docs/" + references.REFERENCES_PAGE
+    entries = [n.literal for n in TOKENS if n.kind == "entry" and n.path.endswith(page)]
+    problem = references.entry_order_problem(entries)
+    assert problem is None, problem
+
+
+def test_every_entry_of_the_references_is_cited_somewhere():
+    """An entry no page cites is a source the site does not use; §10 lists only what the pages rest on."""
+    cited = {n.literal for n in TOKENS if n.kind == "cite"}
+    assert not [r.key for r in REFERENCES if r.key not in cited]
