@@ -15,3 +15,24 @@ Layers: site → pages → figures → math. A page module imports ``transformer
 drawing's label, ``transformer_figures``); expensive values are ``functools.cache`` functions, computed on first
 use, cheap ones plain module constants.
 """
+
+from collections.abc import Mapping
+
+
+def which(options: Mapping[str, object], value: object) -> str:
+    """The one key of ``options`` whose value equals ``value``: how a page's questions compute the right option.
+
+    ``options`` maps each option's key (as the page writes it: ``option hTT: …``) to what the option claims,
+    for instance a shape; ``value`` is what ``src`` computes. No key, or more than one, is an error: a question
+    whose right option is not exactly one of its options cannot be asked.
+    """
+    found = [key for key, claim in options.items() if _equal(claim, value)]
+    if len(found) != 1:
+        raise ValueError(f"{value!r} matches {len(found)} of the options {dict(options)!r}; exactly one must")
+    return found[0]
+
+
+def _equal(claim: object, value: object) -> bool:
+    if isinstance(claim, tuple) or isinstance(value, tuple):
+        return tuple(claim) == tuple(value)
+    return claim == value
