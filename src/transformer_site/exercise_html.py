@@ -42,7 +42,8 @@ def exercise_markdown(exercise: Exercise, number: int, lines: list[str]) -> list
         attrs += f' data-decimals="{exercise.decimals}"'
     if exercise.topic:
         attrs += f' data-topic="{_attr(exercise.topic)}"'
-    label = f'<span class="exercise-number">問 {number}</span> <span class="exercise-kind">{KINDS[exercise.kind]}</span>'
+    kind = KINDS[exercise.kind]
+    label = f'<span class="exercise-number">問 {number}</span> <span class="exercise-kind">{kind}</span>'
     if exercise.topic:
         label += f' <span class="exercise-topic">{html.escape(exercise.topic)}</span>'
     out = ["", f"<div {attrs} markdown>", f'<p class="exercise-label" id="{qid}-label">{label}</p>', ""]
@@ -65,7 +66,8 @@ def exercise_markdown(exercise: Exercise, number: int, lines: list[str]) -> list
             "</legend>",
             *[
                 f'<div class="exercise-option" markdown="span"><label><input type="radio" name="{qid}" '
-                f'value="{_attr(option.key)}"> <span class="exercise-option-text">{option.text(lines)}</span></label></div>'
+                f'value="{_attr(option.key)}"> <span class="exercise-option-text">{option.text(lines)}</span>'
+                "</label></div>"
                 for option in exercise.options
             ],
             "</fieldset>",

@@ -236,7 +236,9 @@ def _read_block(lines: list[str], start: int, page: str, first_line: int, header
     if header["indent"]:
         raise ExerciseError(f"{where}: a question stands at the top level of the page (not indented, not quoted)")
     if header["marker"] != "!!!":
-        raise ExerciseError(f"{where}: write a question as `!!! exercise KIND` (its hint and solution fold by themselves)")
+        raise ExerciseError(
+            f"{where}: write a question as `!!! exercise KIND` (its hint and solution fold by themselves)"
+        )
     rest = header["rest"]
     if rest and not rest[0].isspace():
         raise ExerciseError(f"{where}: `!!! exercise{rest}`: write `!!! exercise KIND` (KIND: {', '.join(KINDS)})")
@@ -381,7 +383,8 @@ def _check_shape(exercise: Exercise, where: str) -> None:
         for option in exercise.options:
             if option is not right and option.reason is None:
                 raise ExerciseError(
-                    f"{exercise.page}:{option.line}: option {option.key} is wrong: say why on the lines indented under it"
+                    f"{exercise.page}:{option.line}: option {option.key} is wrong: say why on the lines indented "
+                    "under it"
                 )
     if exercise.hint is None:
         raise ExerciseError(f"{where}: the question has no `hint:`")
