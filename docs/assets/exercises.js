@@ -246,10 +246,10 @@
     var note = document.createElement("p");
     note.className = "exercise-privacy";
     note.textContent = "解答の記録はこのブラウザの中（localStorage）にだけ保存され、どこにも送られません。";
-    bar.appendChild(score);
+    var bank = document.querySelector(".exercise-bank");
+    if (!bank) bar.appendChild(score); // a bank shows its own score above its questions
     bar.appendChild(clear);
     bar.appendChild(note);
-    var bank = document.querySelector(".exercise-bank");
     (bank || last).insertAdjacentElement(bank ? "beforeend" : "afterend", bar);
     clear.addEventListener("click", function () {
       try {

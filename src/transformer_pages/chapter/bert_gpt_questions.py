@@ -19,9 +19,13 @@ def expected_masked() -> float:
     return MLM_TOKENS * MASKED_SHARE_OF_ALL
 
 
+LAYER_FACTOR = 4 + 2 * BERT_LARGE.intermediate_size // BERT_LARGE.hidden_size
+"""12 = 4 (the attention's W^Q, W^K, W^V, W^O) + 2 · 4 (the FFN's two H × 4H matrices)."""
+
+
 def large_layer_estimate() -> int:
     """12·H² of BERT-large (H = 1024): the weights of one layer without biases and LayerNorm."""
-    return 12 * BERT_LARGE.hidden_size**2
+    return LAYER_FACTOR * BERT_LARGE.hidden_size**2
 
 
 CONTEXT_T, CONTEXT_POSITION = 6, 3

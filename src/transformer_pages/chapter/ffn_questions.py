@@ -35,3 +35,13 @@ def position_wise() -> str:
     per_position = W1.ndim == 3  # a weight of its own for each position would need a position axis
     shared = position_wise_gap() < 1e-12 and not mixes
     return which({"shared": bool(shared), "mixed": bool(mixes), "per_position": per_position}, True)
+
+
+def gelu_inner() -> float:
+    """The argument of tanh in GELU(−2): √(2/π)·(x + 0.044715·x³)."""
+    x = GELU_AT
+    return float(np.sqrt(2 / np.pi) * (x + ops.GELU_CUBIC_COEFF * x**3))
+
+
+def gelu_tanh() -> float:
+    return float(np.tanh(gelu_inner()))

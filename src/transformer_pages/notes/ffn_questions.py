@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from transformer_math import preset_trace, preset_weights
-from transformer_math.preset import D_FF, D_MODEL, T
+from transformer_math.preset import D_FF, D_MODEL, FIRING_THRESHOLD, T
 
 from .. import which
 from .ffn import GELU_THRESHOLD
@@ -39,7 +39,7 @@ def ffn_pre_from_shown() -> float:
 
 def firing_threshold() -> str:
     """Which offered ffn_pre threshold means ffn_h > 0.5 (GELU is increasing on the positive side)."""
-    return which({"half": 0.5, "t0668": 0.668, "one": 1.0}, round(GELU_THRESHOLD, 3))
+    return which({"half": FIRING_THRESHOLD, "t0668": 0.668, "one": 1.0}, round(GELU_THRESHOLD, 3))
 
 
 FFN_H_SHAPES = {"T_dff": (T, D_FF), "T_d": (T, D_MODEL), "W1": (D_MODEL, D_FF), "W2": (D_FF, D_MODEL)}
