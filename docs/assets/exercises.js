@@ -180,9 +180,14 @@
     };
   }
 
+  // The page's own order (as built) is shuffled, not the current one: one seed, one order, whatever came before.
   function order(bank, seed) {
     var questions = exercisesOf(document);
     if (!questions.length) return;
+    questions.forEach(function (question, index) {
+      if (!question.dataset.position) question.dataset.position = String(index);
+    });
+    questions.sort(function (a, b) { return Number(a.dataset.position) - Number(b.dataset.position); });
     var random = generator(seed);
     var shuffled = questions.slice();
     for (var i = shuffled.length - 1; i > 0; i--) {
