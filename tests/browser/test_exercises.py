@@ -78,7 +78,8 @@ def test_every_question_accepts_its_answer_and_refuses_a_wrong_one(tab, shared_s
                     if _state(question) != expected:
                         problems.append(f"{where}: option {value!r} (answer {answer!r}) gave {_state(question)}")
     small = {path: n for path, n in counts.items() if n < (30 if path == EXAM else 2)}
-    print(f"\n{sum(counts.values())} questions on {len(counts)} pages: " + ", ".join(f"{p} {n}" for p, n in counts.items()))
+    listed = ", ".join(f"{p} {n}" for p, n in counts.items())
+    print(f"\n{sum(counts.values())} questions on {len(counts)} pages: {listed}")
     assert not small, f"too few questions: {small}"
     assert not problems, "\n".join(problems)
     assert not errors, errors
@@ -141,8 +142,8 @@ def test_progress_survives_a_reload_and_the_page_button_clears_it(tab, shared_se
     number.locator(".exercise-input").fill(number.get_attribute("data-answer"))
     number.locator(".exercise-check").click()
     choice = page.locator('.exercise[data-kind="choice"]').first
-    wrong = [v for v in choice.locator("input[type=radio]").evaluate_all("els => els.map(e => e.value)")
-             if v != choice.get_attribute("data-answer")][0]  # fmt: skip
+    values = choice.locator("input[type=radio]").evaluate_all("els => els.map(e => e.value)")
+    wrong = next(v for v in values if v != choice.get_attribute("data-answer"))
     choice.locator(f'input[value="{wrong}"]').check()
     choice.locator(".exercise-check").click()
     page.reload(wait_until="networkidle")
@@ -165,7 +166,9 @@ def test_questions_work_after_instant_navigation_and_send_nothing(tab, shared_se
     page.goto(shared_server + "notes/02-qkv/", wait_until="networkidle")
     page.evaluate("window.__noReload = true")
     target = shared_server + "notes/03-attention/"
-    page.evaluate("url => { const a = document.createElement('a'); a.href = url; document.body.append(a); a.click(); }", target)
+    page.evaluate(
+        "url => { const a = document.createElement('a'); a.href = url; document.body.append(a); a.click(); }", target
+    )
     page.wait_for_url(target)
     page.wait_for_load_state("networkidle")
     assert page.evaluate("window.__noReload === true"), "the page reloaded instead of instant navigation"

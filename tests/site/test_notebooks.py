@@ -138,11 +138,12 @@ SITE = SiteInfo(
 
 
 def _site() -> SiteInfo:
-    """SITE with each page's URL as MkDocs makes it (use_directory_urls): notes/03-attention.md → notes/03-attention/."""
+    """SITE with each page's URL as MkDocs makes it (directory URLs): notes/03-attention.md → notes/03-attention/."""
     urls = {}
     for page in PAGES:
         rel = page.relative_to(ROOT / "docs").with_suffix("").as_posix()
-        urls[f"docs/{rel}.md"] = "" if rel == "index" else (rel[: -len("index")] if rel.endswith("/index") else rel + "/")
+        directory = rel[: -len("index")] if rel.endswith("/index") else rel + "/"
+        urls[f"docs/{rel}.md"] = "" if rel == "index" else directory
     return SiteInfo(SITE.site_url, SITE.wheel_uri, SITE.repo_url, SITE.commit, SITE.files_uri, urls)
 
 
