@@ -91,7 +91,7 @@
     var text = option && option.querySelector(".exercise-option-text");
     if (!text) return "";
     var copy = text.cloneNode(true);
-    copy.querySelectorAll(".katex-html").forEach(function (node) { node.remove(); });
+    copy.querySelectorAll(".katex-html, annotation").forEach(function (node) { node.remove(); });
     return copy.textContent.replace(/\s+/g, " ").trim();
   }
 

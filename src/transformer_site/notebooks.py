@@ -367,8 +367,10 @@ def _cached_output(code: str) -> str | None:
 
 
 def on_post_build(config, **kwargs) -> None:
-    if _build is None:
-        return
+    from transformer_site import failures
+
+    if _build is None or failures.reported():
+        return  # a failed build publishes nothing: no block runs again to fill a notebook
     start = time.perf_counter()
     site_dir = Path(config["site_dir"])
     for page, (parts, target) in sorted(_build.pages.items()):
