@@ -1,17 +1,19 @@
 """確認問題 (exercises): the block syntax an author writes in a page, read with its lines, and checked against ``src``.
 
-A question is an admonition-like block at the top level of a page (any text inside is Markdown)::
+A question is an admonition-like block at the top level of a page (any text inside is Markdown):
 
-    !!! exercise number
-        answer: {{ 0.652 = notes.attention_questions.weight_watashi_neko() }}
+```markdown
+!!! exercise number
+    answer: {{ 0.253 = notes.attention_questions.row_weight() }}
 
-        文3 の 私 → 猫 の注意の重みを求めてください。
+    文1 のヘッド 0 で、です が 花 を見る重みを求めてください。
 
-        hint:
-            softmax は行ごとにかかります。
+    hint:
+        softmax は行ごとにかかります。
 
-        solution:
-            私の行の scores は … なので、重みは {{ 0.652 = … }} です。
+    solution:
+        5 つの exp の和で 花 の項を割ると {{ 0.253 = notes.attention_questions.row_weight() }} です。
+```
 
 - the kind after ``exercise``: ``number`` (a number to compute), ``choice`` (one right option among several) or
   ``stage`` ("which stage / which shape": a choice whose options are stages of the block or shapes);
