@@ -256,6 +256,11 @@ MUTANTS = (
     Mutant("embedding_backward: the hidden word's row counted", BW, (("keep[hidden_position] = False", "keep[hidden_position] = True"),)),
     Mutant("softmax_gradient_size: scaled and unscaled swapped", BW, (("S = raw / np.sqrt(d_k) if scaled else raw", "S = raw if scaled else raw / np.sqrt(d_k)"),)),
     Mutant("adam_change: no bias correction of m", "src/transformer_math/adam.py", (("m_hat = m / (1 - beta1**t)", "m_hat = m"),)),
+    # 確認問題: a question's answer changed in src is caught by the doc values (a number's checked literal, a choice's marked option).
+    Mutant("question: §3's softmax read at the wrong key", "src/transformer_pages/notes/attention_questions.py", (("ROW_SENTENCE, ROW_HEAD, ROW_QUERY, ROW_KEY = 1, 0, 4, 3", "ROW_SENTENCE, ROW_HEAD, ROW_QUERY, ROW_KEY = 1, 0, 4, 2"),)),
+    Mutant("question: the mask placement judged on the zeroed rows", "src/transformer_pages/chapter/attention_kinds_questions.py", (('"before": bool(np.allclose(m.masked_before.sum(axis=1), 1.0))', '"before": bool(np.allclose(m.zeroed_after.sum(axis=1), 1.0))'), ('"after": bool(np.allclose(m.zeroed_after.sum(axis=1), 1.0))', '"after": bool(np.allclose(m.masked_before.sum(axis=1), 1.0))'))),
+    Mutant("question: the PE slip's wavelength read at the column, not the pair", "src/transformer_pages/chapter/positional_encoding_questions.py", (("float(ops.pe_wavelengths(d_model)[pair])", "float(ops.pe_wavelengths(d_model)[column // 2 * 2])"),)),
+    Mutant("question: GELU(−2) without the cubic term", "src/transformer_pages/chapter/ffn_questions.py", (("return float(ops.gelu(GELU_AT))", "return float(0.5 * GELU_AT * (1 + np.tanh(np.sqrt(2 / np.pi) * GELU_AT)))"),)),
     # Must survive: the max cancels in e^(z−m) / Σ e^(z−m).
     Mutant("softmax: no max-subtraction", OPS, (("shifted = z - np.max(z, axis=axis, keepdims=True)", "shifted = z"),), equivalent=True),
 )

@@ -24,6 +24,7 @@ def page_of(module: Path) -> list[Path]:
     if len(rel.parts) == 1:  # a section made of an index.md alone
         return [ROOT / "docs" / rel.parts[0] / "index.md"]
     section, name = rel.parts
+    name = name.removesuffix("_questions")  # a page's 確認問題 live beside its module: attention_questions.py
     return sorted((ROOT / "docs" / section).glob(f"[0-9][0-9]-{name.replace('_', '-')}.md"))
 
 

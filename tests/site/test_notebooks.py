@@ -17,6 +17,7 @@ import pytest
 
 from transformer_site.checked.syntax import find_checked_numbers
 from transformer_site.notebooks import download_button, notebook_path, page_notebook, split_page
+from transformer_site.notebooks_setup import SiteInfo
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p for p in (ROOT / "docs").rglob("*.md") if "assets" not in p.parts)
@@ -68,10 +69,10 @@ def test_split_page_keeps_order_indentation_and_shown_fences(tmp_path: Path):
         "```python\nshown_only = 1\n```\n\n後書き\n"
     )
     parts = split_page(page, "docs/t.md", tmp_path)
-    assert [p[0] for p in parts] == ["markdown", "code", "markdown"]
-    assert "値は 0.50 です" in parts[0][1] and "{{" not in parts[0][1]
-    assert parts[1][1:] == ("print('<b>a</b>')", "html")
-    assert "shown_only = 1" in parts[2][1]  # a fence that is only shown stays in the prose
+    assert [p.kind for p in parts] == ["markdown", "code", "markdown"]
+    assert "値は 0.50 です" in parts[0].text and "{{" not in parts[0].text
+    assert (parts[1].text, parts[1].output) == ("print('<b>a</b>')", "html")
+    assert "shown_only = 1" in parts[2].text  # a fence that is only shown stays in the prose
 
 
 def test_missing_snippet_names_page_and_line(tmp_path: Path):
@@ -122,3 +123,102 @@ def test_every_notebook_runs_top_to_bottom():
           f"{max(results, key=lambda r: r[1])[0]} {max(r[1] for r in results):.1f} s)")  # fmt: skip
     failures = [f"{name}: {error}" for name, _, error in results if error]
     assert not failures, "\n\n".join(failures)
+
+
+# ------------------------------------------------------------------ questions, links, setup cell, Colab, outputs
+
+SITE = SiteInfo(
+    site_url="https://example.org/book/",
+    wheel_uri="wheels/abc123/transformer_anatomy-0.1.0-py3-none-any.whl",
+    repo_url="https://github.com/transformer-anatomy/transformer-block-math",
+    commit="0123456789abcdef",
+    files_uri="wheels/abc123/files.zip",
+    page_urls={},
+)
+
+
+def _site() -> SiteInfo:
+    """SITE with each page's URL as MkDocs makes it (directory URLs): notes/03-attention.md → notes/03-attention/."""
+    urls = {}
+    for page in PAGES:
+        rel = page.relative_to(ROOT / "docs").with_suffix("").as_posix()
+        directory = rel[: -len("index")] if rel.endswith("/index") else rel + "/"
+        urls[f"docs/{rel}.md"] = "" if rel == "index" else directory
+    return SiteInfo(SITE.site_url, SITE.wheel_uri, SITE.repo_url, SITE.commit, SITE.files_uri, urls)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_rel)
+def test_questions_are_in_the_notebook_with_folded_solutions(page: Path):
+    from transformer_site.exercises import find_exercises
+
+    source = page.read_text(encoding="utf-8")
+    notebook = page_notebook(source, _rel(page), ROOT)
+    exercises, _ = find_exercises(source, _rel(page))
+    if notebook is None or not exercises:
+        pytest.skip("no notebook or no questions")
+    questions = [c for c in notebook.cells if c.cell_type == "markdown" and c.source.startswith("### 問 ")]
+    solutions = [c for c in notebook.cells if "solution" in c.metadata.get("tags", [])]
+    assert len(questions) == len(solutions) == len(exercises)
+    for exercise, question, solution in zip(exercises, questions, solutions, strict=True):
+        assert "<details><summary>ヒント</summary>" in question.source and "!!! exercise" not in question.source
+        assert solution.source.startswith("<details><summary>解答</summary>") and solution.source.endswith("</details>")
+        assert f"答え: **{exercise.answer_literal}**" in solution.source or "答え: **(" in solution.source
+        assert exercise.answer_expression in solution.source
+
+
+def test_links_point_to_the_site_and_the_setup_cell_installs_the_served_wheel():
+    page = ROOT / "docs/notes/03-attention.md"
+    notebook = page_notebook(page.read_text(encoding="utf-8"), _rel(page), ROOT, _site())
+    markdown = "\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
+    assert not re.search(r"\]\([^)]*\.md[)#]", markdown), "a link still points to a .md file"
+    assert "](https://example.org/book/notes/04-concat/)" in markdown
+    setup = notebook.cells[1]
+    assert setup.metadata["tags"] == ["setup"]
+    assert '%pip install -q "transformer-anatomy[figures] @ https://example.org/book/wheels/abc123/' in setup.source
+    assert "torch" not in setup.source and "zipfile" not in setup.source  # §3 needs neither
+    assert notebook.metadata["transformer_site"]["commit"] == SITE.commit
+
+
+def test_a_page_that_needs_pytorch_and_the_pages_gets_them_in_its_setup_cell():
+    page = ROOT / "docs/notes/09-accuracy.md"
+    setup = page_notebook(page.read_text(encoding="utf-8"), _rel(page), ROOT, _site()).cells[1].source
+    assert '%pip install -q "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu' in setup
+    assert "transformer-anatomy[docs,figures] @" in setup  # the checked-number count reads the site's tools
+    assert "https://example.org/book/wheels/abc123/files.zip" in setup  # … and the pages (docs/)
+
+
+def test_a_link_to_a_missing_page_is_an_error_naming_the_page():
+    from transformer_site.notebooks_setup import site_links
+
+    with pytest.raises(ValueError, match=r"docs/notes/03-attention\.md: the link 99-none\.md names no page"):
+        site_links("[x](99-none.md)", "docs/notes/03-attention.md", _site())
+
+
+def test_colab_link_form():
+    from transformer_site.notebooks_setup import colab_url
+
+    repo = re.search(r"^repo_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.MULTILINE)[1]
+    assert colab_url(repo, "notes/03-attention.ipynb") == (
+        "https://colab.research.google.com/github/transformer-anatomy/transformer-block-math/blob/notebooks/"
+        "notes/03-attention.ipynb"
+    )
+    assert colab_url(repo + ".git", "a.ipynb").endswith("/transformer-block-math/blob/notebooks/a.ipynb")
+    assert colab_url("https://gitlab.com/a/b", "a.ipynb") is None  # Colab opens notebooks from GitHub only
+    assert colab_url("", "a.ipynb") is None
+    assert 'href="https://colab.research.google.com/github/' in download_button(
+        "notes/03-attention/", "notes/03-attention.ipynb", colab_url(repo, "notes/03-attention.ipynb")
+    )
+
+
+def test_the_build_outputs_are_attached_without_running_anything():
+    page = ROOT / "docs/notes/03-attention.md"
+    seen = []
+
+    def outputs(code: str) -> str:
+        seen.append(code)
+        return f"<p>output {len(seen)}</p>"
+
+    notebook = page_notebook(page.read_text(encoding="utf-8"), _rel(page), ROOT, _site(), outputs)
+    shown = [c for c in notebook.cells if c.cell_type == "code" and c.outputs]
+    assert len(shown) == len(seen) > 0
+    assert shown[0].outputs[0]["data"]["text/html"] == "<p>output 1</p>"

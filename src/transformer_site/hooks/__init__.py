@@ -6,6 +6,8 @@ event says otherwise with ``event_priority``:
 - ``fresh_build``: the environment checked, the project's modules forgotten before each build (first);
 - ``executed_blocks``: every executed fence found, named and checked on its page; the run's reports;
 - ``checked_numbers``: every ``{{ literal = expression }}`` verified and replaced by its literal;
+- ``exercises``: every ``!!! exercise`` question checked against ``src`` and shown as a question (after
+  ``checked_numbers``, whose lines it keeps);
 - ``publishing``: the build date pinned to the last commit, source maps dropped, a failed build's site emptied;
 - ``build_failures``: any failure reported during the build fails it at the end, and under ``mkdocs serve``
   the browser shows an error page instead of waiting.

@@ -1,0 +1,300 @@
+"""docs/chapter/10-review.md, the exam page: the values of its question bank and the answers src computes.
+
+One section per point of the chapter's review list; a question already asked on a chapter page is asked here
+again in other numbers, so the bank tests the point, not the memory of one answer.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from transformer_math import attention, counting, masking, ops
+from transformer_math.configs import BERT_BASE, GPT2_SMALL
+from transformer_math.configs import TRANSFORMER_BASE as BASE
+from transformer_math.configs import TRANSFORMER_BIG as BIG
+
+from .. import which
+from .attention_kinds import CROSS_M, CROSS_N, cross, mask, scaling
+from .ffn import position_wise_gap
+from .positional_encoding import rotation_error
+from .positional_encoding_questions import slip_wavelength
+
+# ------------------------------------------------------------------------------------------------- √d_k
+
+
+def score_std_theory() -> float:
+    """q · k of d_k independent unit-variance components has variance d_k: its standard deviation √d_k."""
+    return math.sqrt(BASE.d_k)
+
+
+ONE_HEAD_D_K = BASE.d_model
+"""One head over the whole d_model: the divisor becomes √512."""
+
+
+def one_head_divisor() -> float:
+    return math.sqrt(ONE_HEAD_D_K)
+
+
+def unscaled_effect() -> str:
+    """What leaving out ÷√d_k does at d_k = 64, read off the measured rows: the largest weight grows."""
+    stats = scaling()[BASE.d_k]
+    return which(
+        {
+            "saturate": bool(stats.max_weight_unscaled > stats.max_weight_scaled),
+            "flatten": bool(stats.max_weight_unscaled < stats.max_weight_scaled),
+        },
+        True,
+    )
+
+
+# ----------------------------------------------------------------------------------- the three attentions
+
+
+def cross_sources() -> str:
+    """Where Source-Target attention takes its queries and its keys/values: the rows of Q and K tell."""
+    shapes = cross().shapes
+    q_from = "dec" if shapes["Q"][1] == shapes["X_dec"][0] else "enc"
+    kv_from = "enc" if shapes["K"][1] == shapes["X_enc"][0] == shapes["V"][1] else "dec"
+    return which(
+        {"q_dec": ("dec", "enc"), "q_enc": ("enc", "dec"), "all_dec": ("dec", "dec"), "all_enc": ("enc", "enc")},
+        (q_from, kv_from),
+    )
+
+
+def cross_out_shape() -> str:
+    d = BASE.d_model
+    return which(
+        {"n_d": (CROSS_N, d), "m_d": (CROSS_M, d), "n_m": (CROSS_N, CROSS_M), "m_n": (CROSS_M, CROSS_N)},
+        cross().shapes["out"],
+    )
+
+
+def non_square_kind() -> str:
+    """The kind whose score matrix can be n × m with n ≠ m: run each with the lengths it allows."""
+    n = CROSS_N
+    square = {
+        "self": attention.run_attention(n, n, BASE.d_model, BASE.n_heads, 0, execute=False).shapes["scores"],
+        "masked": attention.run_attention(n, n, BASE.d_model, BASE.n_heads, 0, execute=False).shapes["scores"],
+        "cross": cross().shapes["scores"],
+    }
+    return which({key: shape[1] != shape[2] for key, shape in square.items()}, True)
+
+
+# --------------------------------------------------------------------------------------------- the mask
+
+ROW_WEIGHTS = ops.softmax(mask().scores[0])
+"""Row これ of sentence 1, head 0, without any mask: the weights the question gives."""
+
+
+def zeroed_row_sum() -> float:
+    """Zero the future columns of that row after the softmax: what is left of its sum."""
+    return float(mask().zeroed_after[0].sum())
+
+
+MASKED_ROW = 2
+"""Row 美しい (i = 2): with the causal mask it sees positions 0, 1, 2."""
+
+
+def masked_row_scores() -> np.ndarray:
+    return mask().scores[MASKED_ROW, : MASKED_ROW + 1]
+
+
+def masked_self_weight() -> float:
+    return float(mask().masked_before[MASKED_ROW, MASKED_ROW])
+
+
+def masked_self_weight_from_shown() -> float:
+    e = np.exp(np.round(masked_row_scores(), 3))
+    return float(e[-1] / e.sum())
+
+
+# -------------------------------------------------------------------------------------------- MHA shapes
+
+HEADS_N = 10
+
+
+def heads_q_shape() -> str:
+    run = attention.run_attention(HEADS_N, HEADS_N, BASE.d_model, BASE.n_heads, 0, execute=False)
+    h, d_k = BASE.n_heads, BASE.d_k
+    return which(
+        {"h_n_dk": (h, HEADS_N, d_k), "n_d": (HEADS_N, BASE.d_model), "h_n_n": (h, HEADS_N, HEADS_N),
+         "n_dk": (HEADS_N, d_k)},
+        run.shapes["Q"],
+    )  # fmt: skip
+
+
+def big_d_k() -> int:
+    return BIG.d_model // BIG.n_heads
+
+
+def base_attention_weights() -> int:
+    return counting.attention_params(BASE.d_model, BASE.n_heads, bias=False)
+
+
+# ---------------------------------------------------------------------------------- positional encoding
+
+SLIP_PAIR, SLIP_D_MODEL = 16, 128
+
+
+def slip() -> str:
+    return slip_wavelength(SLIP_PAIR, SLIP_D_MODEL)
+
+
+def pe_at_one() -> float:
+    """PE(pos = 1, 2i = 0) = sin(1)."""
+    return float(ops.positional_encoding(2, BASE.d_model)[1, 0])
+
+
+def pe_norm() -> float:
+    """‖PE(pos)‖ for d_model = 512: √(d_model / 2), whatever the position."""
+    return float(np.linalg.norm(ops.positional_encoding(1, BASE.d_model)[0]))
+
+
+def pair_advantage() -> str:
+    """What pairing sin with cos buys, as measured: the shift by k is one rotation, the same at every position."""
+    pe = ops.positional_encoding(1000, BASE.d_model)
+    norms = np.linalg.norm(pe, axis=1)
+    return which(
+        {
+            "rotation": bool(rotation_error() < 1e-12),
+            "unbounded": bool(np.abs(pe).max() > 1),
+            "longer": bool(norms[-1] > norms[0] + 1e-9),
+        },
+        True,
+    )
+
+
+# ---------------------------------------------------------------------------------------- position-wise FFN
+
+
+def ffn_weights() -> int:
+    return counting.ffn_params(BASE.d_model, BASE.d_ff, bias=False)
+
+
+def rows_at_once() -> str:
+    gap = position_wise_gap()
+    return which({"same": bool(gap < 1e-12), "different": bool(gap >= 1e-12)}, True)
+
+
+GELU_AT = -1.0
+
+
+def gelu_at() -> float:
+    return float(ops.gelu(GELU_AT))
+
+
+# ------------------------------------------------------------------------------------------- Add & Norm
+
+
+def norm_axis() -> str:
+    """Which numbers one LayerNorm averages: a token's own d_model components (not the batch's column)."""
+    rng = np.random.default_rng(0)
+    batch = rng.standard_normal((4, 6))  # 4 tokens (or examples) × 6 features
+    out = ops.layer_norm(batch)
+    rows = bool(np.allclose(out.mean(axis=1), 0))
+    columns = bool(np.allclose(out.mean(axis=0), 0))
+    return which({"token": (True, False), "batch": (False, True)}, (rows, columns))
+
+
+TOY = np.array([0.0, 0.0, 0.0, 4.0])
+
+
+def toy_last() -> float:
+    return float(ops.layer_norm(TOY)[-1])
+
+
+def pre_ln_formula() -> str:
+    rng = np.random.default_rng(1)
+    x, W = rng.standard_normal((4, 8)), rng.standard_normal((8, 8))
+
+    def sublayer(a):
+        return a @ W
+
+    return which(
+        {
+            "norm_of_sum": ops.layer_norm(x + sublayer(x)),
+            "sum_of_norm": x + sublayer(ops.layer_norm(x)),
+            "norm_then_add": ops.layer_norm(x) + sublayer(x),
+        },
+        ops.pre_ln(x, sublayer),
+    )
+
+
+# ---------------------------------------------------------------------------------------------- BERT
+
+MLM_TOKENS = 1000
+
+
+def expected_masked() -> float:
+    return MLM_TOKENS * masking.MLM_SELECT_RATE * masking.MLM_MASK_RATE
+
+
+def random_share_percent() -> float:
+    """Of all tokens, the percentage replaced by a random word: 15 % × 10 %."""
+    return 100 * masking.MLM_SELECT_RATE * masking.MLM_RANDOM_RATE
+
+
+def bert_embeddings() -> int:
+    return counting.bert_params(BERT_BASE)["embeddings"]
+
+
+def segment_kinds() -> int:
+    """Segment (token type) ids: sentence A and sentence B of a pair, as NSP feeds them."""
+    return BERT_BASE.type_vocab_size
+
+
+# ----------------------------------------------------------------------------------------------- GPT
+
+GPT_T, GPT_POSITION = 8, 5
+
+
+def gpt_visible() -> str:
+    visible = tuple(int(j) for j in np.flatnonzero(ops.causal_mask(GPT_T)[GPT_POSITION] == 0))
+    p = GPT_POSITION
+    return which(
+        {"left": tuple(range(p + 1)), "all": tuple(range(GPT_T)), "right": tuple(range(p, GPT_T)), "self": (p,)},
+        visible,
+    )
+
+
+def gpt2_positions() -> int:
+    return counting.learned_position_params(GPT2_SMALL.n_ctx, GPT2_SMALL.d_model)
+
+
+def gpt2_output_layer() -> int:
+    """Parameters GPT-2's output layer adds on top of the embeddings: none, it reuses W_e (tied)."""
+    return counting.gpt_params(GPT2_SMALL)["lm_head"]
+
+
+# --------------------------------------------------------------------------------------- complexity table
+
+
+def sequential_n_layer() -> str:
+    return which({row.kind: row.sequential for row in counting.LAYER_COMPLEXITY}, "O(n)")
+
+
+def n2d_layer() -> str:
+    return which({row.kind: row.complexity for row in counting.LAYER_COMPLEXITY}, r"O(n^2 \cdot d)")
+
+
+CROSSOVER_D = 1024
+
+
+def crossover() -> int:
+    return counting.crossover_n(CROSSOVER_D)
+
+
+RNN_N, RNN_D = 100, 512
+
+
+def recurrent_cost() -> int:
+    return counting.recurrent_multiplies(RNN_N, RNN_D)
+
+
+RESTRICTED_N, RESTRICTED_R = 1024, 32
+
+
+def restricted_path() -> int:
+    return counting.layer_complexity("restricted").max_path_length(RESTRICTED_N, r=RESTRICTED_R)
