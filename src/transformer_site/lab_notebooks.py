@@ -135,13 +135,14 @@ def expression_modules(expressions: list[str], graph: DependencyGraph) -> set[st
     """Project modules whose code can change what ``expressions`` evaluate to.
 
     A name bound to a module (``training``, ``backprop``) depends on that module, or on every module of a
-    package (a section of the pages layer); any other citable name (``s1``, ``W``, ``preset``) on what the
-    citable namespace builds it from (``transformer_math`` and its imports).
+    package (a section of the pages layer); any other citable name (``s1``, ``W``, ``sentences``) on what the
+    citable namespace builds it from: ``transformer_math`` and its imports. (``citable.py`` itself is one of the
+    rules of the key; its dynamic imports of every module are not followed, or every edit would re-execute.)
     """
     from transformer_site.checked.evaluation import referenced_names
     from transformer_site.citable import NAMES
 
-    modules = {"transformer_site.citable", "transformer_math"}
+    modules = {"transformer_math"}
     known = graph.all_modules()
     for expression in expressions:
         for name in referenced_names(expression):
