@@ -72,10 +72,11 @@ def test_the_softmax_kills_the_constant_part_of_the_upstream_gradient():
 
 
 def test_the_panel_readout_is_the_chapters_sweep_at_its_d_k():
-    chapter = backward.sqrt_dk_sweep()
+    chapter, panel = backward.sqrt_dk_sweep(), tryit.sdpa_gradient_sweep()
     for d_k in (1, 2, 4, 8, 16, 32, 64):
         for scale in (True, False):
-            assert tryit.sdpa_gradient(d_k, scale) == chapter.at(d_k, scale)
+            assert tryit.sdpa_gradient(d_k, scale) == chapter.at(d_k, scale) == panel.at(d_k, scale)
+    assert tryit.sdpa_gradient(37, False) == panel.at(37, False)
 
 
 @pytest.mark.parametrize(
