@@ -113,7 +113,7 @@ MUTANTS = (
     # One more per ops function.
     Mutant("softmax: normalise over all axes", OPS, (("e / np.sum(e, axis=axis, keepdims=True)", "e / np.sum(e)"),)),
     Mutant("layer_norm: ε outside the root", OPS, (("np.sqrt(var + eps)", "(np.sqrt(var) + eps)"),)),
-    Mutant("gelu: √(2/π) → 2/π", OPS, (("np.sqrt(2.0 / np.pi) * (x", "(2.0 / np.pi) * (x"),)),
+    Mutant("gelu: √(2/π) → 2/π", OPS, (("GELU_SQRT_2_OVER_PI = float(np.sqrt(2.0 / np.pi))", "GELU_SQRT_2_OVER_PI = float(2.0 / np.pi)"),)),
     Mutant(
         "relu: leaky (0.01·x below 0)",
         OPS,

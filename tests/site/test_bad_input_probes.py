@@ -54,7 +54,7 @@ PROBES = [
           says=("executed block id='page-sets-a-constant'", "changed transformer_math.preset.D_FF")),
     Probe("changes-the-weights",
           snippet="from transformer_site.citable import NAMES\nNAMES['W'].W1[...] = 0.0\nprint('<p>x</p>')\n",
-          says=("executed block id='page-changes-the-weights'", "changed W.W1 (an array, in place)")),
+          says=("executed block id='page-changes-the-weights'", "read-only")),  # the preset's arrays are read-only
     Probe("changes-a-trace",
           snippet="from transformer_math import preset_trace\npreset_trace(1).scores[0, 2, 3] = 0.0\nprint('<p>x</p>')",
           says=("executed block id='page-changes-a-trace'", "read-only")),
