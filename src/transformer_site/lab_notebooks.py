@@ -40,6 +40,7 @@ import html
 import importlib.metadata
 import json
 import logging
+import os
 import posixpath
 import re
 import shutil
@@ -425,7 +426,7 @@ def render_lab(lab: Lab, cache: LabCache, timeout: float, execute_cells: bool = 
     _without_run_metadata(source_notebook)
     page, download, headings = page_and_download(lab, source_notebook, cache.project_root)
     target = folder if folder is not None else Path(tempfile.mkdtemp(prefix="lab-"))
-    partial = target.with_name(f"{target.name}.{id(lab)}.tmp")
+    partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")  # one per building process
     if partial.exists():
         shutil.rmtree(partial)
     (partial / "download").mkdir(parents=True)
