@@ -1,7 +1,7 @@
 /* Interactive panels of the site ("動かしてみる").
  *
  * The scaled dot-product panel selects one of the states Python computed and embedded (rounded to what is
- * shown). The positional-encoding panel and the sentence explorer compute through the kernel
+ * shown), and the softmax gradient's size the build measured for that d_k and scale. The positional-encoding panel and the sentence explorer compute through the kernel
  * (docs/assets/javascripts/kernel.js), the one piece of JavaScript the tests hold equal to src; this file only
  * reads controls, keeps the state in the URL, and draws. Everything a reader can type or put in the URL is
  * data: it reaches the page through textContent and attributes, never as markup.
@@ -116,6 +116,9 @@
       });
       role(root, "std").textContent = fmt(state.std, data.stat_decimals);
       role(root, "row-max").textContent = fmt(state.row_max, data.stat_decimals);
+      var gradient = data.gradient[String(d)][String(scale.checked)]; // the build's sweep: selected, not computed
+      role(root, "jacobian").textContent = fmt(gradient.jacobian, data.stat_decimals);
+      role(root, "d-scores").textContent = fmt(gradient.d_scores, data.stat_decimals);
     }
 
     [dk, scale, causal].forEach(function (control) {

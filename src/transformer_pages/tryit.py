@@ -1,7 +1,9 @@
 """The 「動かしてみる」 page (docs/tryit/index.md): what its three panels show, computed from the math layer.
 
 * Scaled dot-product attention over a fixed, seeded set of q and k, for d_k = 1 … 64, with and without the
-  division by √d_k and with and without the causal mask (every state precomputed: ``sdpa_grid``).
+  division by √d_k and with and without the causal mask (every state precomputed: ``sdpa_grid``), and for each
+  d_k and scale the size of the softmax's Jacobian and of the gradient reaching the scores
+  (``sdpa_gradient``, from ``backward.sqrt_dk_sweep``).
 * The sinusoidal positional encoding for d_model = 64, i = 0 … 31, pos = 0 … 127.
 * The sentence explorer: the preset block on any five words of the vocabulary, with the preset's knobs and the
   block's switches, computed in the browser by the kernel (docs/assets/javascripts/kernel.js) that the tests
@@ -17,8 +19,8 @@ from functools import cache
 
 import numpy as np
 
+from transformer_math import backward, forward, ops, preset, tokenize
 from transformer_math import derivations as dv
-from transformer_math import forward, ops, preset, tokenize
 from transformer_math.block import BlockTrace, BlockWeights
 from transformer_math.preset import FIRING_THRESHOLD
 
@@ -86,6 +88,26 @@ def sdpa_states() -> list[SdpaState]:
     """Every reachable state once (the grid flattened)."""
     return [state for by_scale in sdpa_grid().values() for by_causal in by_scale.values() for state in
             by_causal.values()]  # fmt: skip
+
+
+@cache
+def sdpa_gradient_sweep() -> backward.SqrtDkSweep:
+    """The softmax's gradient size (``backward.sqrt_dk_sweep``) at every d_k the panel offers, 1 … SDPA_MAX_D_K.
+
+    Its own measurement (8 keys, 2,000 rows, seeded per d_k), not the panel's 6 × 6 example: the example is one
+    draw, the gradient sizes are means. The powers of two are the same numbers as the chapter's sweep.
+    """
+    return backward.sqrt_dk_sweep(tuple(range(1, SDPA_MAX_D_K + 1)))
+
+
+def sdpa_gradient(d_k: int, scale: bool) -> backward.SoftmaxGradientSize:
+    """The gradient readout of the panel at one setting (the causal switch does not enter it)."""
+    if isinstance(d_k, bool) or not isinstance(d_k, (int, np.integer)) or not 1 <= d_k <= SDPA_MAX_D_K:
+        raise ValueError(f"d_k must be an integer 1 … {SDPA_MAX_D_K}, got {d_k!r}")
+    if not isinstance(scale, (bool, np.bool_)):
+        raise ValueError(f"scale must be True or False, got {scale!r}")
+    # one point of the sweep (seeded per d_k, so the same numbers) without measuring all 64 for a page's number
+    return backward.softmax_gradient_size(int(d_k), bool(scale))
 
 
 def sdpa_max_row_sum_error() -> float:

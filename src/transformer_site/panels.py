@@ -1,7 +1,8 @@
 """HTML + compact JSON for the interactive panels (docs/assets/panels.js draws them).
 
 * The scaled dot-product panel embeds every state, computed by :mod:`transformer_pages.tryit` and rounded to the
-  precision the page shows, nested by control: ``states[d_k][scale][causal]``.
+  precision the page shows, nested by control: ``states[d_k][scale][causal]``; and the softmax's gradient size
+  for the readout, ``gradient[d_k][scale]`` (``tryit.sdpa_gradient``).
 * The positional-encoding panel embeds its drawn waves; its values come from the kernel's W_P.
 * The sentence explorer embeds the preset for the kernel (:mod:`transformer_site.kernel_data`) and the labels,
   formulas and colour maps it draws with; the kernel computes every number it shows.
@@ -19,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from transformer_figures.palette_data import palette_data
-from transformer_math import SENTENCES, ops, preset, preset_trace, preset_weights
+from transformer_math import SENTENCES, backward, ops, preset, preset_trace, preset_weights
 from transformer_pages import tryit
 from transformer_site.kernel_data import kernel_data
 
@@ -67,9 +68,16 @@ def sdpa_data() -> dict:
         return {"weights": rounded(s.weights, CELL_DECIMALS), "std": rounded(s.scores_std, STAT_DECIMALS),
                 "row_max": rounded(s.mean_row_max, STAT_DECIMALS)}  # fmt: skip
 
+    def gradient(g) -> dict:
+        return {"jacobian": rounded(g.jacobian_norm, STAT_DECIMALS), "d_scores": rounded(g.d_scores_rms, STAT_DECIMALS)}
+
+    sweep = tryit.sdpa_gradient_sweep()
     return {
         "n": tryit.SDPA_N,
         "max_d_k": tryit.SDPA_MAX_D_K,
+        # gradient[d_k][scale]: the build-time sweep's measurement, for the readout (the browser only selects it)
+        "gradient": {str(int(d_k)): {"false": gradient(u), "true": gradient(s)}
+                     for d_k, s, u in zip(sweep.d_k, sweep.scaled, sweep.unscaled, strict=True)},
         "cell_decimals": CELL_DECIMALS,
         "stat_decimals": STAT_DECIMALS,
         "palette": palette_data()["sequential"],
@@ -265,12 +273,15 @@ def sdpa_panel_html(panel_id: str = "sdpa") -> str:
 <dl class="tm-stats" aria-live="polite" data-role="stats">
 <div><dt>スコアの標準偏差</dt><dd data-role="std"></dd></div>
 <div><dt>各行の最大の重みの平均</dt><dd data-role="row-max"></dd></div>
+<div><dt>softmax のヤコビアンの大きさ ‖∂A/∂S‖</dt><dd data-role="jacobian"></dd></div>
+<div><dt>スコアに届く勾配 ∂L/∂S の RMS</dt><dd data-role="d-scores"></dd></div>
 </dl>
 <div class="tf-heat-scroll"><table class="tf-heat tm-heat" data-role="heatmap">
 <caption>attention の重み（行 = クエリ q<sub>i</sub>、列 = キー k<sub>j</sub>、各行の和は 1）</caption>
 </table></div>
-<p class="tm-hint">乱数の種 {tryit.SDPA_SEED} で固定した 1 組の q, k（各 {tryit.SDPA_N} 個）での値です。
-多数の乱数で平均した統計とは少しずれます。</p>
+<p class="tm-hint">ヒートマップ・標準偏差・最大の重みは、乱数の種 {tryit.SDPA_SEED} で固定した 1 組の q, k（各 {tryit.SDPA_N} 個）での値です。
+多数の乱数で平均した統計とは少しずれます。ヤコビアンと勾配の 2 つは、別に {backward.SQRT_DK_KEYS} 個のキーの行を
+{backward.SQRT_DK_QUERIES:,} 本作って平均した値です（上流の勾配も平均 0・分散 1 の乱数、マスクなし。ビルド時に計算）。</p>
 <noscript>この図を動かすには JavaScript が必要です。</noscript>
 {_data_script(p, data)}
 </div>

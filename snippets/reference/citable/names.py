@@ -17,6 +17,7 @@ JA = {
     "notes": "数学ノートの各ページの値 (notes.attention.verdict(1, 0).weight)",
     "chapter": "教科書の章の各ページの値 (chapter.attention_kinds.mask())",
     "scale": "スケールのノートの各ページの値 (scale.parameters.BLOCK_WEIGHTS)",
+    "backprop": "逆伝播と学習ラボの各ページの値 (backprop.lab.run().final_loss)",
     "sqrt": "平方根 (math.sqrt)",
     "exp": "指数関数 (math.exp)",
     "log": "自然対数 (math.log)",

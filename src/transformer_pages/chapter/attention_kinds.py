@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from transformer_math import attention, preset, preset_trace, rounding
+from transformer_math import attention, backward, preset, preset_trace, rounding
 from transformer_math.attention import AttentionRun, MaskComparison, PaddingDemo, ScalingStats
 from transformer_math.configs import TRANSFORMER_BASE as BASE
 
@@ -65,6 +65,27 @@ def renormalise_gap_within(bound: int) -> int:
 def padding_weight_unmasked(query: int) -> float:
     """Without the mask, the total weight that real query ``query`` gives to the padding keys."""
     return float(padding().weight_on_padding_unmasked[query])
+
+
+def gradient_sweep() -> backward.SqrtDkSweep:
+    """The softmax's Jacobian and the gradient reaching the scores, d_k = 1 … 512, with and without ÷ √d_k."""
+    return backward.sqrt_dk_sweep()
+
+
+def gradient(d_k: int, scaled: bool) -> backward.SoftmaxGradientSize:
+    """One point of :func:`gradient_sweep`."""
+    return gradient_sweep().at(d_k, scaled)
+
+
+def gradient_range(name: str, scaled: bool) -> tuple[float, float]:
+    """(min, max) of one measure of :func:`gradient_sweep` over every swept d_k."""
+    column = gradient_sweep().column(name, scaled)
+    return float(column.min()), float(column.max())
+
+
+def gradient_ratio(name: str, d_k: int) -> float:
+    """The unscaled value of a measure over the scaled one at ``d_k``: how much is left without the division."""
+    return getattr(gradient(d_k, False), name) / getattr(gradient(d_k, True), name)
 
 
 LABELS = {

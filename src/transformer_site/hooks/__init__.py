@@ -10,7 +10,9 @@ event says otherwise with ``event_priority``:
   ``checked_numbers``, whose lines it keeps);
 - ``publishing``: the build date pinned to the last commit, source maps dropped, a failed build's site emptied;
 - ``build_failures``: any failure reported during the build fails it at the end, and under ``mkdocs serve``
-  the browser shows an error page instead of waiting.
+  the browser shows an error page instead of waiting;
+- ``lab_notebooks``: lab pages (Jupytext notebooks in ``docs/``) executed by the site, cached on what they
+  import and cite, and handed to mkdocs-jupyter as executed notebooks.
 
 The hook files keep no state of their own: MkDocs loads them anew with every configuration (each rebuild of
 ``mkdocs serve``), so the state of a build lives in ``transformer_site`` modules, imported inside the events

@@ -1,0 +1,160 @@
+"""docs/backprop/04-sizes.md: how big the gradient is at each stage, for the example and over all 40 examples,
+what sets each change of size, and every weight's gradient beside autograd's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from transformer_math import activations, preset
+from transformer_math import backward as bw
+from transformer_math.preset import SENTENCES, T
+
+from .loss import POSITION, SENTENCE
+
+STAGES: tuple[str, ...] = tuple(bw.gradient_norms(bw.preset_gradients(SENTENCE, POSITION)))
+"""The stages of ``backward.gradient_norms``, from the loss back to X."""
+
+
+def norms() -> dict[str, float]:
+    """‖∂L/∂·‖ at each stage for the example."""
+    return bw.gradient_norms(bw.preset_gradients(SENTENCE, POSITION))
+
+
+@cache
+def all_norms() -> np.ndarray:
+    """(40, stages): the stage norms for every sentence and hidden position of the preset (read-only)."""
+    table = np.array(
+        [list(bw.gradient_norms(bw.preset_gradients(s.number, p)).values()) for s in SENTENCES for p in range(T)]
+    )
+    table.setflags(write=False)
+    return table
+
+
+def median_norm(stage: str) -> float:
+    """The median over the 40 examples of one stage's norm."""
+    return float(np.median(all_norms()[:, STAGES.index(stage)]))
+
+
+def ratio(after: str, before: str) -> float:
+    """‖∂L/∂after‖ / ‖∂L/∂before‖ for the example: the factor one step of the chain rule applied."""
+    n = norms()
+    return n[after] / n[before]
+
+
+def n_examples_where(after: str, before: str, smaller: bool = True) -> int:
+    """Of the 40 examples, in how many ‖∂L/∂after‖ < ‖∂L/∂before‖ (``smaller``) or > (not ``smaller``)."""
+    a, b = all_norms()[:, STAGES.index(after)], all_norms()[:, STAGES.index(before)]
+    return int(np.sum(a < b) if smaller else np.sum(a > b))
+
+
+def value_norm_at_keys(head: int) -> float:
+    """‖V[:, head]‖ of the example: ∂L/∂attn[p, j] = ∂L/∂head_out[p] · V[j] grows with the values' size."""
+    return float(np.linalg.norm(bw.preset_gradients(SENTENCE, POSITION).loss.trace.V[:, head]))
+
+
+def weight_norms() -> dict[str, float]:
+    """{weight name: ‖∂L/∂W‖} for the example, in the order of ``BlockWeights``."""
+    return {n: float(np.linalg.norm(g)) for n, g in bw.preset_gradients(SENTENCE, POSITION).weight_gradients().items()}
+
+
+def n_weights() -> int:
+    """How many weight arrays the block has (every one gets a gradient)."""
+    return len(bw.WEIGHT_NAMES)
+
+
+def n_examples() -> int:
+    return len(SENTENCES) * T
+
+
+def ln_scale(which: int) -> float:
+    """1/σ of LayerNorm ``which`` (1 or 2) at the hidden row: the direct term's factor on the way back."""
+    if which not in (1, 2):
+        raise ValueError(f"which must be 1 or 2, got {which!r}")
+    trace = bw.preset_gradients(SENTENCE, POSITION).loss.trace
+    x = (trace.residual1 if which == 1 else trace.residual2)[POSITION]
+    return float(1.0 / np.sqrt(x.var() + preset.EPS))
+
+
+def layer_norm_jacobian(which: int) -> np.ndarray:
+    """∂ln_out[p]/∂residual[p] (d_model, d_model) of LayerNorm ``which`` at the hidden row, row i = ∂y_i/∂x.
+
+    Built from ``backward.layer_norm_backward`` with one unit upstream gradient per output component.
+    """
+    if which not in (1, 2):
+        raise ValueError(f"which must be 1 or 2, got {which!r}")
+    g = bw.preset_gradients(SENTENCE, POSITION)
+    weights = preset.preset_weights()
+    x = (g.loss.trace.residual1 if which == 1 else g.loss.trace.residual2)[POSITION]
+    gamma = weights.ln1_gamma if which == 1 else weights.ln2_gamma
+    d = x.shape[0]
+    return bw.layer_norm_backward(np.tile(x, (d, 1)), gamma, weights.eps, np.eye(d)).d_x
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the chain rule along the main path: the gradient's size before and after, and the bound
+    ‖Jacobian‖₂ that no gradient can exceed (‖after‖ ≤ bound · ‖before‖)."""
+
+    before: str
+    after: str
+    what: str  # what the Jacobian of the step is
+    size_before: float
+    size_after: float
+    bound: float
+
+    @property
+    def ratio(self) -> float:
+        return self.size_after / self.size_before
+
+
+def _norm(a: np.ndarray) -> float:
+    return float(np.linalg.norm(a))
+
+
+def steps() -> tuple[Step, ...]:
+    """The steps from ∂L/∂ln2_out to ∂L/∂Q on the hidden row (per head where the step is per head)."""
+    g = bw.preset_gradients(SENTENCE, POSITION)
+    tr, w, p = g.loss.trace, preset.preset_weights(), POSITION
+    two = lambda a: float(np.linalg.norm(a, 2))  # noqa: E731  spectral norm
+    rows = [
+        Step("ln2_out", "residual2", "LayerNorm 2 のヤコビアン", _norm(g.d_ln2_out[p]), _norm(g.d_residual2[p]),
+             two(layer_norm_jacobian(2))),
+        Step("residual2", "ffn_h", "W2ᵀ", _norm(g.d_residual2[p]), _norm(g.d_ffn_h[p]), two(w.W2)),
+        Step("ffn_h", "ffn_pre", "GELU′ (対角)", _norm(g.d_ffn_h[p]), _norm(g.d_ffn_pre[p]),
+             float(np.abs(activations.gelu_derivative(tr.ffn_pre[p])).max())),
+        Step("ffn_pre", "ln1_out (FFN の道)", "W1ᵀ", _norm(g.d_ffn_pre[p]), _norm(g.d_ln1_out_ffn[p]), two(w.W1)),
+        Step("ln1_out", "residual1", "LayerNorm 1 のヤコビアン", _norm(g.d_ln1_out[p]), _norm(g.d_residual1[p]),
+             two(layer_norm_jacobian(1))),
+    ]  # fmt: skip
+    for h in range(w.n_heads):
+        V, K = tr.V[:, h], tr.K[:, h]  # (T, d_k)
+        rows += [
+            Step(f"head_out (ヘッド {h})", f"attn (ヘッド {h})", "V", _norm(g.d_head_out[p, h]), _norm(g.d_attn[h, p]),
+                 two(V)),
+            Step(f"attn (ヘッド {h})", f"scores (ヘッド {h})", "softmax のヤコビアン", _norm(g.d_attn[h, p]),
+                 _norm(g.d_scores[h, p]), two(bw.softmax_jacobian(tr.attn[h, p]))),
+            Step(f"scores (ヘッド {h})", f"Q (ヘッド {h})", "K / √d_k", _norm(g.d_scores[h, p]), _norm(g.d_Q[p, h]),
+                 two(K) / np.sqrt(K.shape[1])),
+        ]  # fmt: skip
+    return tuple(rows)
+
+
+def step(before: str, after: str) -> Step:
+    for s in steps():
+        if (s.before, s.after) == (before, after):
+            return s
+    raise ValueError(f"no step {before!r} → {after!r}; steps: {[(s.before, s.after) for s in steps()]}")
+
+
+def n_steps_within_bound() -> int:
+    """How many steps keep ‖after‖ ≤ bound · ‖before‖ (all of them, by the definition of the spectral norm)."""
+    return sum(s.size_after <= s.bound * s.size_before * (1 + 1e-12) for s in steps())
+
+
+AUTOGRAD_EPS_BOUND = 256
+"""The page promises |ours − autograd| ≤ this many machine epsilons for every gradient of the 40 examples; the
+page's snippet asserts it at build time (measured 48 ε on the build machine; BLAS and CPU change the multiple,
+so the bound leaves room while staying far below the tests' 1e-12)."""
