@@ -262,6 +262,14 @@ def sdpa_panel_html(panel_id: str = "sdpa") -> str:
     """Scaled dot-product panel: d_k slider, √d_k and causal-mask switches, heatmap and statistics."""
     p = _check_id(panel_id)
     data = sdpa_data()
+    hint = (
+        '<p class="tm-hint">ヒートマップ・標準偏差・最大の重みは、'
+        f"乱数の種 {tryit.SDPA_SEED} で固定した 1 組の q, k（各 {tryit.SDPA_N} 個）での値です。\n"
+        "多数の乱数で平均した統計とは少しずれます。"
+        f"ヤコビアンと勾配の 2 つは、別に {backward.SQRT_DK_KEYS} 個のキーの行を\n"
+        f"{backward.SQRT_DK_QUERIES:,} 本作って平均した値です"
+        "（上流の勾配も平均 0・分散 1 の乱数、マスクなし。ビルド時に計算）。</p>"
+    )
     return f"""<div class="tm-panel" data-tm-panel="sdpa" id="{p}">
 <div class="tm-controls">
 <label for="{p}-dk">d<sub>k</sub>
@@ -279,9 +287,7 @@ def sdpa_panel_html(panel_id: str = "sdpa") -> str:
 <div class="tf-heat-scroll"><table class="tf-heat tm-heat" data-role="heatmap">
 <caption>attention の重み（行 = クエリ q<sub>i</sub>、列 = キー k<sub>j</sub>、各行の和は 1）</caption>
 </table></div>
-<p class="tm-hint">ヒートマップ・標準偏差・最大の重みは、乱数の種 {tryit.SDPA_SEED} で固定した 1 組の q, k（各 {tryit.SDPA_N} 個）での値です。
-多数の乱数で平均した統計とは少しずれます。ヤコビアンと勾配の 2 つは、別に {backward.SQRT_DK_KEYS} 個のキーの行を
-{backward.SQRT_DK_QUERIES:,} 本作って平均した値です（上流の勾配も平均 0・分散 1 の乱数、マスクなし。ビルド時に計算）。</p>
+{hint}
 <noscript>この図を動かすには JavaScript が必要です。</noscript>
 {_data_script(p, data)}
 </div>

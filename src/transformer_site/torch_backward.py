@@ -20,7 +20,8 @@ import numpy as np
 from transformer_math import SENTENCES, BlockWeights, preset_weights
 from transformer_math import backward as bw
 
-from transformer_site.torch_crosscheck import TOLERANCE  # one bound for the forward and the backward check
+# re-exported: one bound for the forward and the backward check
+from transformer_site.torch_crosscheck import TOLERANCE as TOLERANCE
 
 
 def torch_gradients(weights: BlockWeights, tokens: np.ndarray, position: int) -> dict[str, np.ndarray]:
