@@ -261,7 +261,7 @@ def execute(notebook, lab: Lab, cwd: Path, timeout: float) -> Execution:
                     o["text"] for o in probe.outputs if o.get("output_type") == "stream" and o["name"] == "stdout"
                 ]
                 try:
-                    return float(printed[-1].strip().splitlines()[-1])
+                    return float("".join(printed).split()[-1])  # a busy kernel may send the line in pieces
                 except (IndexError, ValueError):
                     raise LabError(
                         f"{lab.shown}: the kernel's CPU time could not be read ({probe.outputs!r})"
