@@ -7,6 +7,12 @@ import importlib
 import os
 
 import pytest
+from hypothesis import settings
+
+# Property tests judge values, never speed (speed is for the benchmarks): on a shared machine, or with two
+# workers, one example may take longer than Hypothesis' default 200 ms deadline.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
