@@ -2,7 +2,8 @@
 
 A :class:`Guard` around the code gives it
 
-- **a time limit**: past it, ``BlockTimeout`` is raised in the code (a ``BaseException``, so a snippet's
+- **a time limit** of CPU time (a busy, shared machine does not make a block fail; code that waits instead is
+  stopped at ``WALL_FACTOR`` times the limit on the wall clock): past it, ``BlockTimeout`` is raised in the code (a ``BaseException``, so a snippet's
   ``except Exception`` does not swallow it; it is raised again every second until the code stops);
 - **its own temporary folder** (``tempfile`` uses it while the code runs) and nothing else to write to: an
   audit hook (PEP 578, ``sys.addaudithook``) refuses every ``open`` for writing and every rename, removal,
@@ -61,6 +62,7 @@ _PROCESS_EVENTS = frozenset(
     "subprocess.Popen os.system os.posix_spawn os.spawn os.exec os.fork os.forkpty os.startfile pty.spawn".split()
 )
 _NETWORK_EVENTS = frozenset(("socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg"))
+WALL_FACTOR = 4  # a block that waits (no CPU) is stopped at this many times its time limit on the wall clock
 
 
 def _audit(event: str, args: tuple) -> None:
@@ -189,8 +191,11 @@ class Guard:
         if self.time_limit is not None and outermost:
             if threading.current_thread() is not threading.main_thread():
                 raise RuntimeError(f"{self.what}: a time limit needs the main thread (MkDocs builds there)")
-            self._saved_handler = signal.signal(signal.SIGALRM, self._alarm)
-            signal.setitimer(signal.ITIMER_REAL, self.time_limit, 1.0)
+            # The limit counts the process's CPU time, so a block is not blamed for a busy machine; a block that
+            # waits instead of computing (sleep, a lock) is stopped by the wall clock at WALL_FACTOR times it.
+            self._saved_handlers = {sig: signal.signal(sig, self._alarm) for sig in (signal.SIGPROF, signal.SIGALRM)}
+            signal.setitimer(signal.ITIMER_PROF, self.time_limit, 1.0)
+            signal.setitimer(signal.ITIMER_REAL, self.time_limit * WALL_FACTOR, 1.0)
             self._timer = True
         if self.temp_dir is not None:
             tempfile.tempdir = self.temp_dir
@@ -217,8 +222,10 @@ class Guard:
         if self in _guards:
             _guards.remove(self)
         if self._timer:
+            signal.setitimer(signal.ITIMER_PROF, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self._saved_handler)
+            for sig, handler in self._saved_handlers.items():
+                signal.signal(sig, handler)
             self._timer = False
         tempfile.tempdir = self._saved_tempdir
         os.chdir(self._saved_cwd)
