@@ -68,16 +68,32 @@ def test_inline_code_without_id_is_an_error_naming_page_and_line(hooks):
         hooks.find_executed_blocks(inline, "notes/x.md")
 
 
-def test_pre_build_forgets_project_modules_so_serve_sees_edits(hooks):
+def hooks_module_kept() -> list[str]:
+    from transformer_site.hooks.fresh_build import KEPT
+
+    assert KEPT == {"transformer_site.isolation", "transformer_site.incremental"}
+    return [name for name in KEPT if name in sys.modules]
+
+
+class _Config(dict):
+    """What on_pre_build reads of MkDocs' config: items and the config file's path."""
+
+    def __init__(self, config_file_path: str, **items):
+        super().__init__(items)
+        self.config_file_path = config_file_path
+
+
+def test_pre_build_forgets_project_modules_so_serve_sees_edits(hooks, tmp_path):
     import transformer_figures  # noqa: F401
     import transformer_math
     from transformer_site import PROJECT_PACKAGES, isolation
 
     saved = {name: mod for name, mod in sys.modules.items() if name.split(".")[0] in PROJECT_PACKAGES}
     try:
-        hooks.on_pre_build(SimpleNamespace(config_file_path=str(REPO / "mkdocs.yml")))
+        hooks.on_pre_build(_Config(str(REPO / "mkdocs.yml"), docs_dir=str(REPO / "docs"), site_dir=str(tmp_path)))
         left = [n for n in sys.modules if n.split(".")[0] in PROJECT_PACKAGES]
-        assert left == ["transformer_site.isolation"]  # it owns the audit hook, which cannot be removed
+        # isolation owns the audit hook, which cannot be removed; incremental remembers serve's last build
+        assert sorted(left) == sorted(hooks_module_kept())
         assert sys.modules["transformer_site.isolation"] is isolation
         # the next import is a fresh module object, built from the files on disk
         import transformer_math as again

@@ -16,7 +16,13 @@ import nbformat
 import pytest
 
 from transformer_site.checked.syntax import find_checked_numbers
-from transformer_site.notebooks import download_button, notebook_path, page_notebook, split_page
+from transformer_site.notebooks import (
+    _src_sections_as_comments,
+    download_button,
+    notebook_path,
+    page_notebook,
+    split_page,
+)
 from transformer_site.notebooks_setup import SiteInfo
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +58,9 @@ def test_code_cells_are_the_snippets_and_numbers_are_literals(page: Path):
     code = "\n".join(c.source for c in notebook.cells if c.cell_type == "code")
     for include in re.findall(r"""--8<--\s+["']?([^"'\s]+)""", source):
         snippet = (ROOT / include).read_text(encoding="utf-8").strip("\n")
+        if "markdown-exec: hide" in snippet:  # the src lines it shows are comments there (tested below)
+            assert "--8<--" not in code, f"{_rel(page)}: {include}'s src include reached the notebook"
+            snippet = _src_sections_as_comments(snippet, _rel(page), 1, ROOT)
         assert snippet in code, f"{_rel(page)}: {include} is not in the notebook as it is"
     prose = "\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
     assert not find_checked_numbers(prose, "notebook"), "a checked-number token left in the prose (outside code)"
