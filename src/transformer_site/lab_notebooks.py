@@ -401,8 +401,11 @@ def page_and_download(lab: Lab, executed, root: Path) -> tuple[object, object, l
 
 
 def _without_run_metadata(notebook) -> None:
-    """What no reader needs and what would differ between two runs: the Jupytext header's own format data."""
+    """What no reader needs and what would differ between two runs: the Jupytext header's own format data, and
+    the random cell ids a read gives (mkdocs-jupyter writes them into the page: two clean builds would differ)."""
     notebook.metadata.pop("jupytext", None)
+    for n, cell in enumerate(notebook.cells):
+        cell["id"] = f"cell-{n}"
 
 
 # ------------------------------------------------------------------------------------------------ one lab

@@ -59,6 +59,8 @@ NAV = [{"ページ": "page.md"}, {"ラボ": "lab.md"}]
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     shutil.copytree(REPO / "src", tmp_path / "src", ignore=shutil.ignore_patterns("*.egg-info", "__pycache__"))
+    for name in ("pyproject.toml", "README.md", "LICENSE"):  # the notebooks' wheel is built from this project
+        shutil.copy(REPO / name, tmp_path / name)
     write_tiny_project(tmp_path, "# ページ\n\n本文。\n", {}, nav=NAV)
     (tmp_path / "docs" / "lab.md").write_text(LAB, encoding="utf-8")
     return tmp_path
@@ -77,7 +79,8 @@ def lab_report(log: str) -> str:
 
 def touch(project: Path, module: str) -> None:
     path = project / "src" / module
-    path.write_text(path.read_text(encoding="utf-8") + "\n# edited by a test\n", encoding="utf-8")
+    # code, not a comment: the cache keys on what code means (a comment changes nothing)
+    path.write_text(path.read_text(encoding="utf-8") + "\n_EDITED_BY_A_TEST = 1\n", encoding="utf-8")
 
 
 def test_the_lab_is_rendered_by_mkdocs_jupyter_and_executed_only_when_its_inputs_change(project):

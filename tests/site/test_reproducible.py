@@ -164,7 +164,8 @@ def test_warm_rebuilds_render_only_what_changed(cold):
     # 2. Edit of one src module: exactly the blocks whose import closure contains it render again.
     module = "transformer_math.counting"
     path = first / "src" / "transformer_math" / "counting.py"
-    path.write_text(path.read_text(encoding="utf-8") + "\n# an edit that changes no value\n", encoding="utf-8")
+    # code, not a comment: the figure cache keys on what code means (a comment re-renders nothing)
+    path.write_text(path.read_text(encoding="utf-8") + "\n_EDIT_THAT_CHANGES_NO_VALUE = 0\n", encoding="utf-8")
     graph = DependencyGraph(first / "src")
     expected = {i for i, c in code.items() if module in graph.closure(c)}
     renders, _, ids = report(finish(start_build(first, "site-src", "4")))
