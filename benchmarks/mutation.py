@@ -176,7 +176,9 @@ def claim_negation_mutants(docs: Path = REPO / "docs") -> tuple[int, int, list[s
             at = text.index(number.expression, number.literal_end)
             mutated = text[:at] + f"not ({number.expression})" + text[at + len(number.expression) :]
             again = find_checked_numbers(mutated, where)
-            failing = [i for n, i in zip(again, number_ids(again), strict=True) if n.kind == "claim" and not check(n).ok]
+            failing = [
+                i for n, i in zip(again, number_ids(again), strict=True) if n.kind == "claim" and not check(n).ok
+            ]
             if failing == [number_id]:
                 killed += 1
             else:

@@ -211,6 +211,7 @@ def forward_from_embeddings(
 
 # --8<-- [end:forward_from_embeddings]
 
+
 def _validate_tokens(tokens: np.ndarray, vocab_size: int) -> np.ndarray:
     arr = np.asarray(tokens)
     if arr.ndim != 1 or arr.size == 0:

@@ -51,7 +51,8 @@ def exercise_markdown(exercise: Exercise, number: int, lines: list[str]) -> list
         out += [section.text(lines), ""]
     feedback = f'<p class="exercise-feedback" id="{qid}-feedback" role="status" aria-live="polite"></p>'
     button = (
-        f'<button type="button" class="md-button md-button--primary exercise-check" aria-describedby="{qid}-feedback">確かめる</button>'
+        '<button type="button" class="md-button md-button--primary exercise-check" '
+        f'aria-describedby="{qid}-feedback">確かめる</button>'
     )
     if exercise.kind == "number":
         out.append(

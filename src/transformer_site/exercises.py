@@ -423,9 +423,7 @@ def check_answer(exercise: Exercise) -> str | None:
     computed = str(value)
     keys = [o.key for o in exercise.options]
     if computed not in keys:
-        return (
-            f"{at}: the right option computed by src, {computed!r}, is not among the options ({', '.join(keys)})"
-        )
+        return f"{at}: the right option computed by src, {computed!r}, is not among the options ({', '.join(keys)})"
     if computed != exercise.answer_literal:
         return f"{at}: the page marks option {exercise.answer_literal!r} as right, but src computes {computed!r}"
     return None

@@ -507,14 +507,13 @@ def toc_tokens(headings: list[dict]) -> list[dict]:
     return root
 
 
-def download_button(page_url: str, download_uri: str) -> str:
-    start = page_url[:-1] if page_url.endswith("/") else posixpath.dirname(page_url)
-    href = posixpath.relpath(download_uri, start or ".")
-    name = posixpath.basename(download_uri)
-    return (
-        f'<p class="tf-notebook"><a class="md-button" href="{href}" download="{name}" '
-        f'title="このページのノートブック (実行済み、出力つき)">ノートブックをダウンロード ({name})</a></p>'
-    )
+def download_button(page_url: str, download_uri: str, repo_url: str = "") -> str:
+    """The page's button to the readers' notebook (and Colab's, for a GitHub repository): the notebook export's."""
+    from transformer_site.notebooks import download_button as button
+    from transformer_site.notebooks_setup import colab_url
+
+    title = "このページのノートブック (実行済み、出力つき)"
+    return button(page_url, download_uri, colab_url(repo_url, download_uri), title)
 
 
 def download_uri(src_uri: str, use_directory_urls: bool) -> str:
@@ -549,6 +548,7 @@ class _Build:
     labs: dict[str, tuple[Lab, Rendered]] = field(default_factory=dict)  # src_uri → the lab and what it became
     css: dict[str, tuple[int, int]] = field(default_factory=dict)  # src_uri → (CSS bytes before, after)
     temporary: list[Path] = field(default_factory=list)
+    download_uris: dict[str, str] = field(default_factory=dict)  # src_uri → where the readers' notebook is served
 
 
 _build: _Build | None = None
@@ -604,8 +604,22 @@ def replace_lab_files(files, config):
         # in memory, not a path: mkdocs-jupyter takes every .ipynb file it can read for a page of its own
         target = download_uri(file.src_uri, config["use_directory_urls"])
         files.append(File.generated(config, target, content=rendered.download_notebook.read_bytes()))
+        _build.download_uris[lab.src_uri] = target
         _build.labs[file.src_uri] = (lab, rendered)
     return files
+
+
+def download_files(files) -> list[tuple[object, str]]:
+    """Each lab's readers' notebook in ``files`` with its page as messages name it (docs/backprop/05-lab.md):
+    the notebook export gives it the same intro, setup cell and site links as every page's notebook."""
+    if _build is None:
+        return []
+    found = []
+    for lab, _ in _build.labs.values():
+        file = next((f for f in files if f.src_uri == _build.download_uris[lab.src_uri]), None)
+        if file is not None:
+            found.append((file, lab.shown))
+    return found
 
 
 def point_wrappers_at_notebooks(files) -> None:
@@ -634,7 +648,9 @@ def finish_page(content: str, page, config, files) -> str:
     pruned = lab_css.cached_prune(without_cdn_scripts(content), folder)
     _build.css[page.file.src_uri] = (pruned.css_before, pruned.css_after)
     page.toc = get_toc(toc_tokens(rendered.headings))
-    button = download_button(page.url, download_uri(page.file.src_uri, config["use_directory_urls"]))
+    button = download_button(
+        page.url, download_uri(page.file.src_uri, config["use_directory_urls"]), config.get("repo_url") or ""
+    )
     head = re.search(r"</h1>", pruned.content)
     if head is None:
         failures.report(f"lab notebook: {lab.shown} has no title (a '# …' heading in its first Markdown cell)")

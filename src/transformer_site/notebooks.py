@@ -345,8 +345,33 @@ def on_files(files, config, **kwargs):
         page_urls={f"{docs_dir}/{f.src_uri}": f.url for f in files.documentation_pages()},
     )
     _build = _Build(project, docs_dir, site, pages)
+    from transformer_site import lab_notebooks
+
+    for file, page in lab_notebooks.download_files(files):  # a lab's download runs anywhere, as every page's does
+        try:
+            file.content_bytes = readers_lab(file.content_bytes, page, file.src_uri, project, site)
+        except ValueError as exc:
+            raise PluginError(f"notebook export: {exc}") from None
     log.info(f"notebooks: {len(pages)} pages as .ipynb; wheel {wheel.pinned_uri} ({time.perf_counter() - start:.1f} s)")
     return files
+
+
+def readers_lab(content: bytes, page: str, notebook_uri: str, root: Path, site: SiteInfo) -> bytes:
+    """A lab's executed readers' notebook with the intro, the setup cell of this build's wheel, and links to the
+    site's pages (``page``: docs/backprop/05-lab.md, as messages name it); outputs and the lab's cells unchanged."""
+    notebook = nbformat.reads(content.decode("utf-8"), as_version=4)
+    codes = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+    setup = nbformat.v4.new_code_cell(setup_source(site, requirements(codes, root)))
+    setup.metadata["tags"] = ["setup"]
+    intro = nbformat.v4.new_markdown_cell(intro_markdown(page, site, notebook_uri))
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            cell.source = site_links(cell.source, page, site)
+    notebook.cells = [intro, setup, *notebook.cells]
+    for n, cell in enumerate(notebook.cells):  # stable ids: byte-identical builds
+        cell["id"] = f"cell-{n}"
+    nbformat.validate(notebook)
+    return (nbformat.writes(notebook) + "\n").encode("utf-8")
 
 
 def _cached_output(code: str) -> str | None:
@@ -386,14 +411,19 @@ def on_post_build(config, **kwargs) -> None:
     log.info(f"notebooks: {len(_build.pages)} written with the build's outputs in {time.perf_counter() - start:.1f} s")
 
 
-def download_button(page_url: str, notebook_uri: str, colab: str | None = None) -> str:
+def download_button(
+    page_url: str,
+    notebook_uri: str,
+    colab: str | None = None,
+    title: str = "このページのコードと本文と確認問題をまとめた Jupyter ノートブック",
+) -> str:
     """The button under the page title (the link is relative, so it works under any site_url), and Colab's."""
     start = page_url[:-1] if page_url.endswith("/") else posixpath.dirname(page_url)
     href = posixpath.relpath(notebook_uri, start or ".")
     name = posixpath.basename(notebook_uri)
     button = (
         f'<p class="tf-notebook"><a class="md-button" href="{href}" download="{name}" '
-        f'title="このページのコードと本文と確認問題をまとめた Jupyter ノートブック">'
+        f'title="{title}">'
         f"ノートブックをダウンロード ({name})</a>"
     )
     if colab:

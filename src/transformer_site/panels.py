@@ -76,13 +76,17 @@ def sdpa_data() -> dict:
         "n": tryit.SDPA_N,
         "max_d_k": tryit.SDPA_MAX_D_K,
         # gradient[d_k][scale]: the build-time sweep's measurement, for the readout (the browser only selects it)
-        "gradient": {str(int(d_k)): {"false": gradient(u), "true": gradient(s)}
-                     for d_k, s, u in zip(sweep.d_k, sweep.scaled, sweep.unscaled, strict=True)},
+        "gradient": {
+            str(int(d_k)): {"false": gradient(u), "true": gradient(s)}
+            for d_k, s, u in zip(sweep.d_k, sweep.scaled, sweep.unscaled, strict=True)
+        },
         "cell_decimals": CELL_DECIMALS,
         "stat_decimals": STAT_DECIMALS,
         "palette": palette_data()["sequential"],
-        "states": {str(d_k): _by_flag(by_scale, lambda by_causal: _by_flag(by_causal, state))
-                   for d_k, by_scale in tryit.sdpa_grid().items()},
+        "states": {
+            str(d_k): _by_flag(by_scale, lambda by_causal: _by_flag(by_causal, state))
+            for d_k, by_scale in tryit.sdpa_grid().items()
+        },
     }
 
 
@@ -204,8 +208,9 @@ def explorer_data() -> dict:
         "default_stage": "attn",
         "sentences": [{"number": s.number, "ids": s.token_ids.tolist(), "text": s.text} for s in SENTENCES],
         "knobs": _knobs(),
-        "switches": [{"name": n, "label": SWITCH_LABELS[n], "default": tryit.SWITCH_DEFAULTS[n]}
-                     for n in tryit.SWITCHES],
+        "switches": [
+            {"name": n, "label": SWITCH_LABELS[n], "default": tryit.SWITCH_DEFAULTS[n]} for n in tryit.SWITCHES
+        ],
         "bonds": [{"name": b.name, "head": b.head} for b in preset.BONDS],
         "neurons": list(preset.NEURON_NAMES),
         "firing_threshold": kernel_data()["firing_threshold"],
@@ -258,6 +263,16 @@ def kernel_template() -> str:
     return _template("tm-kernel-data", kernel_data())
 
 
+def _sdpa_hint() -> str:
+    """What the SDPA panel's numbers are computed from (one line of HTML: a line break inside Japanese is a space)."""
+    return (
+        f"ヒートマップ・標準偏差・最大の重みは、乱数の種 {tryit.SDPA_SEED} で固定した 1 組の q, k"
+        f"（各 {tryit.SDPA_N} 個）での値です。多数の乱数で平均した統計とは少しずれます。"
+        f"ヤコビアンと勾配の 2 つは、別に {backward.SQRT_DK_KEYS} 個のキーの行を {backward.SQRT_DK_QUERIES:,} 本作って"
+        "平均した値です（上流の勾配も平均 0・分散 1 の乱数、マスクなし。ビルド時に計算）。"
+    )
+
+
 def sdpa_panel_html(panel_id: str = "sdpa") -> str:
     """Scaled dot-product panel: d_k slider, √d_k and causal-mask switches, heatmap and statistics."""
     p = _check_id(panel_id)
@@ -279,9 +294,7 @@ def sdpa_panel_html(panel_id: str = "sdpa") -> str:
 <div class="tf-heat-scroll"><table class="tf-heat tm-heat" data-role="heatmap">
 <caption>attention の重み（行 = クエリ q<sub>i</sub>、列 = キー k<sub>j</sub>、各行の和は 1）</caption>
 </table></div>
-<p class="tm-hint">ヒートマップ・標準偏差・最大の重みは、乱数の種 {tryit.SDPA_SEED} で固定した 1 組の q, k（各 {tryit.SDPA_N} 個）での値です。
-多数の乱数で平均した統計とは少しずれます。ヤコビアンと勾配の 2 つは、別に {backward.SQRT_DK_KEYS} 個のキーの行を
-{backward.SQRT_DK_QUERIES:,} 本作って平均した値です（上流の勾配も平均 0・分散 1 の乱数、マスクなし。ビルド時に計算）。</p>
+<p class="tm-hint">{_sdpa_hint()}</p>
 <noscript>この図を動かすには JavaScript が必要です。</noscript>
 {_data_script(p, data)}
 </div>
@@ -339,7 +352,7 @@ def _knob_controls(p: str) -> str:
 def _switch_controls() -> str:
     return "\n".join(
         f'<label class="tm-switch"><input type="checkbox" data-role="switch" data-switch="{s["name"]}"'
-        f'{" checked" if s["default"] else ""}> {html.escape(s["label"])}</label>'
+        f"{' checked' if s['default'] else ''}> {html.escape(s['label'])}</label>"
         for s in explorer_data()["switches"]
     )
 
@@ -401,4 +414,3 @@ def explorer_panel_html(panel_id: str = "explorer") -> str:
 {kernel_template()}
 </div>
 """
-

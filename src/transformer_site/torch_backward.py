@@ -19,8 +19,9 @@ import numpy as np
 
 from transformer_math import SENTENCES, BlockWeights, preset_weights
 from transformer_math import backward as bw
+from transformer_site import torch_crosscheck
 
-from transformer_site.torch_crosscheck import TOLERANCE  # one bound for the forward and the backward check
+TOLERANCE = torch_crosscheck.TOLERANCE  # one bound for the forward and the backward check
 
 
 def torch_gradients(weights: BlockWeights, tokens: np.ndarray, position: int) -> dict[str, np.ndarray]:

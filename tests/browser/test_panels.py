@@ -264,9 +264,13 @@ def test_a_bad_sentence_gives_a_message_naming_what_and_where(page, text: str, e
 
 
 def _lines(page) -> list[dict]:
-    return _explorer(page).locator('[data-role="derivation"] li[data-name]').evaluate_all(
-        "items => items.map(li => ({name: li.dataset.name, value: li.dataset.value, tex: li.querySelector("
-        "'annotation') ? li.querySelector('annotation').textContent : li.textContent}))"
+    return (
+        _explorer(page)
+        .locator('[data-role="derivation"] li[data-name]')
+        .evaluate_all(
+            "items => items.map(li => ({name: li.dataset.name, value: li.dataset.value, tex: li.querySelector("
+            "'annotation') ? li.querySelector('annotation').textContent : li.textContent}))"
+        )
     )
 
 

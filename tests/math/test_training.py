@@ -69,9 +69,7 @@ def test_adam_step_agrees_with_the_projects_adam_updates():
         moved, state = training.adam_step(moved, grads, state, lr)
     for name in bw.WEIGHT_NAMES:
         stacked = np.stack([g[name].ravel() for g in history])  # (steps, parameters)
-        expected = (
-            adam.adam_updates(stacked, np.array(lrs)).sum(axis=0).reshape(np.shape(getattr(weights, name)))
-        )
+        expected = adam.adam_updates(stacked, np.array(lrs)).sum(axis=0).reshape(np.shape(getattr(weights, name)))
         np.testing.assert_allclose(getattr(moved, name) - getattr(weights, name), expected, atol=1e-15)
 
 

@@ -76,8 +76,9 @@ def test_strict_build_fails_at_the_same_location(project):
     assert result.returncode != 0
     errors = [line for line in result.stderr.splitlines() if line.startswith("ERROR")]
     assert errors[0] == f"ERROR   -  {STALE_MESSAGE}", result.stderr
-    assert errors[1:] == ["ERROR   -  1 problem(s) reported above (each names its page and line); nothing from this "
-                          "build is published"], result.stderr
+    assert errors[1:] == [
+        "ERROR   -  1 problem(s) reported above (each names its page and line); nothing from this build is published"
+    ], result.stderr
 
 
 @pytest.mark.build

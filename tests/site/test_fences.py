@@ -53,7 +53,7 @@ def test_the_checked_number_reader_skips_exactly_the_fences_the_hook_finds():
     from transformer_site.checked.syntax import find_checked_numbers
     from transformer_site.fences import fence_spans
 
-    text = "\n".join(PAGE) + '\n> ```\n> {{ 9 = s1.x }}\n> ```\n\n```a``` {{ 3 = s1.y }}\n\n{{ 4 = s1.z }}\n'
+    text = "\n".join(PAGE) + "\n> ```\n> {{ 9 = s1.x }}\n> ```\n\n```a``` {{ 3 = s1.y }}\n\n{{ 4 = s1.z }}\n"
     spans = fence_spans(text)
     numbers = find_checked_numbers(text, "docs/p.md")
     assert [n.expression for n in numbers] == ["s1.y", "s1.z"]

@@ -222,3 +222,27 @@ def test_the_build_outputs_are_attached_without_running_anything():
     shown = [c for c in notebook.cells if c.cell_type == "code" and c.outputs]
     assert len(shown) == len(seen) > 0
     assert shown[0].outputs[0]["data"]["text/html"] == "<p>output 1</p>"
+
+
+def test_a_labs_download_gets_the_intro_the_setup_cell_and_site_links():
+    """The lab's executed notebook (mkdocs-jupyter's page) runs anywhere once downloaded, as every page's does."""
+    from transformer_site.notebooks import readers_lab
+
+    lab = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# ラボ\n\n[逆伝播 1](01-loss.md) の勾配を使います。"),
+            nbformat.v4.new_code_cell("from transformer_math import training\nprint(training.STEPS)"),
+        ]
+    )
+    lab.cells[1].outputs = [nbformat.v4.new_output("stream", name="stdout", text="100\n")]
+    site = _site()
+    page, uri = "docs/backprop/05-lab.md", "backprop/05-lab/05-lab.ipynb"
+    out = nbformat.reads(readers_lab(nbformat.writes(lab).encode(), page, uri, ROOT, site).decode(), as_version=4)
+    intro, setup, title, code = out.cells
+    assert site.url(site.wheel_uri) in setup.source and setup.metadata["tags"] == ["setup"]
+    assert "colab.research.google.com" in intro.source and uri in intro.source
+    assert site.url(site.page_urls["docs/backprop/01-loss.md"]) in title.source and "01-loss.md)" not in title.source
+    assert code.outputs[0]["text"] == "100\n" and [c["id"] for c in out.cells] == [f"cell-{n}" for n in range(4)]
+    with pytest.raises(ValueError, match="names no page"):
+        broken = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("[x](nowhere.md)")])
+        readers_lab(nbformat.writes(broken).encode(), page, uri, ROOT, site)

@@ -131,7 +131,7 @@ BAD = {
         r"t\.md:4: the answer '1e-5' of a number question is not a number a reader can type",
     ),
     "unknown kind": (_block("問題。\n", kind="essay"), r"t\.md:3: unknown question kind 'essay'"),
-    "no hint": (_block('answer: {{ 8 = preset.D_K }}\n\n問題。\n\nsolution:\n    s\n'), r"t\.md:3: .*no `hint:`"),
+    "no hint": (_block("answer: {{ 8 = preset.D_K }}\n\n問題。\n\nsolution:\n    s\n"), r"t\.md:3: .*no `hint:`"),
     "option in a number question": (
         _block("answer: {{ 8 = preset.D_K }}\n\n問題。\n\noption a: x\n"),
         r"t\.md:8: a number question has no options",

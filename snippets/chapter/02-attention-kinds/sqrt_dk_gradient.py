@@ -26,7 +26,8 @@ measures = {
 print(
     figure_html(
         sqrt_dk_figure(sweep.d_k, measures),
-        alt="d_k を 1 から 512 まで変えたときの、softmax のヤコビアンの大きさ、スコアに届く勾配の RMS、飽和した行の割合。"
+        alt="d_k を 1 から 512 まで変えたときの、softmax のヤコビアンの大きさ、"
+        "スコアに届く勾配の RMS、飽和した行の割合。"
         f"√d_k で割るとどれもほぼ一定、割らないと d_k = 512 でヤコビアンは {sweep.unscaled[-1].jacobian_norm:.3f}、"
         f"勾配は {sweep.unscaled[-1].d_scores_rms:.3f} まで下がる。",
     )

@@ -41,3 +41,9 @@ def post_ln_formula() -> str:
         },
         ops.post_ln(x, sublayer),
     )
+
+
+LABELS = {
+    "toy_first()": "(1, 3, 5, 7) の LayerNorm の最初の成分",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

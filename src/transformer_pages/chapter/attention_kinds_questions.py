@@ -45,3 +45,10 @@ CROSS_SHAPES = {
 
 def cross_scores_shape() -> str:
     return which(CROSS_SHAPES, cross().shapes["scores"])
+
+
+LABELS = {
+    "row_scores()[]": "文1・ヘッド0 の scores[は→位置 {0}]",
+    "masked_self_weight()": "因果マスクありの文1・ヘッド0 の attn[は→は]",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

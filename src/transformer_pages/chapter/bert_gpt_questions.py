@@ -44,3 +44,14 @@ def gpt_visible() -> str:
         },
         visible,
     )
+
+
+LABELS = {
+    "MLM_TOKENS": "MLM の問題の入力のトークン数",
+    "expected_masked()": "512 トークンで [MASK] になる数の期待値",
+    "CONTEXT_T": "GPT の問題のトークン数",
+    "CONTEXT_POSITION": "GPT の問題で出力を読む位置",
+    "LAYER_FACTOR": "1 層の重み 12H² の係数",
+    "large_layer_estimate()": "BERT-large の 1 層の重みの見積もり 12H²",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -45,3 +45,12 @@ def gelu_inner() -> float:
 
 def gelu_tanh() -> float:
     return float(np.tanh(gelu_inner()))
+
+
+LABELS = {
+    "bert_ffn_params()": "BERT-base の FFN 1 つのパラメータ数 (バイアス込み)",
+    "gelu_at()": "GELU(−2) の値",
+    "gelu_inner()": "GELU(−2) の tanh の中身",
+    "gelu_tanh()": "GELU(−2) の tanh の値",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -39,3 +39,12 @@ def concat_shape() -> str:
         },
         run.shapes["concat"],
     )
+
+
+LABELS = {
+    "SOFTMAX_N": "softmax の問題の系列長 n",
+    "softmax_entries()": "n = 128、h = 8 で softmax に入る数",
+    "big_attention_weights()": "big モデルの Multi-Head Attention の重み (バイアスなし)",
+    "CONCAT_N": "Concat の問題の位置の数 n",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

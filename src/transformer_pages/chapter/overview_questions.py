@@ -31,3 +31,10 @@ def decoder_over_encoder() -> str:
         {"cross_ln": attention + norm, "ffn": counting.ffn_params(d, d_ff), "two": 2 * (attention + norm), "ln": norm},
         extra,
     )
+
+
+LABELS = {
+    "unshared_extra()": "埋め込みを共有しないときに増えるパラメータ数",
+    "big_embedding_scale()": "big モデルで埋め込みに掛ける √d_model",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

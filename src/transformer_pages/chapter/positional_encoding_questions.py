@@ -40,3 +40,12 @@ def slip_wavelength(pair: int = SLIP_PAIR, d_model: int = D_MODEL) -> str:
 def bert_large_positions() -> int:
     """Learned position embeddings of BERT-large: 512 positions × H = 1024."""
     return counting.learned_position_params(BERT_LARGE.max_position_embeddings, BERT_LARGE.hidden_size)
+
+
+LABELS = {
+    "WAVELENGTH_PAIR": "波長の問題の組の番号 i",
+    "wavelength()": "d_model = 512 の組 i = 128 の波長",
+    "SLIP_PAIR": "指数の取り違えの問題の組の番号 i",
+    "bert_large_positions()": "BERT-large の学習する位置埋め込みのパラメータ数",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -298,3 +298,43 @@ RESTRICTED_N, RESTRICTED_R = 1024, 32
 
 def restricted_path() -> int:
     return counting.layer_complexity("restricted").max_path_length(RESTRICTED_N, r=RESTRICTED_R)
+
+
+LABELS = {
+    "score_std_theory()": "d_k = 64 の q·k の標準偏差 (理論値 √d_k)",
+    "ONE_HEAD_D_K": "1 ヘッドで使うときの d_k (= d_model)",
+    "one_head_divisor()": "1 ヘッドのときに scores を割る数 √d_k",
+    "ROW_WEIGHTS[]": "マスクなしの文1・ヘッド0 の attn[これ→位置 {0}]",
+    "zeroed_row_sum()": "softmax の後で未来を 0 にした これ の行の和",
+    "masked_row_scores()[]": "文1・ヘッド0 の scores[美しい→位置 {0}]",
+    "masked_self_weight()": "因果マスクありの文1・ヘッド0 の attn[美しい→美しい]",
+    "masked_self_weight_from_shown()": "表示の 3 桁の scores から計算した attn[美しい→美しい]",
+    "HEADS_N": "Q の shape の問題の位置の数 n",
+    "big_d_k()": "big モデルの 1 ヘッドの幅 d_k",
+    "base_attention_weights()": "base モデルの Multi-Head Attention の重み (バイアスなし)",
+    "SLIP_PAIR": "波長の問題の組の番号 i",
+    "SLIP_D_MODEL": "波長の問題の d_model",
+    "pe_at_one()": "位置 1・列 0 の位置エンコーディングの値",
+    "pe_norm()": "d_model = 512 の位置エンコーディング 1 本の長さ",
+    "ffn_weights()": "base モデルの FFN 1 つの重み (バイアスなし)",
+    "gelu_at()": "GELU(−1) の値",
+    "toy_last()": "(0, 0, 0, 4) の LayerNorm の最後の成分",
+    "MLM_TOKENS": "MLM の問題のコーパスのトークン数",
+    "expected_masked()": "1000 トークンで [MASK] になる数の期待値",
+    "random_share_percent()": "MLM でランダムな語になるトークンの割合 (%)",
+    "bert_embeddings()": "BERT-base の入力の埋め込みのパラメータ数",
+    "segment_kinds()": "BERT のセグメント埋め込みの表の行数",
+    "GPT_T": "GPT の問題のトークン数",
+    "GPT_POSITION": "GPT の問題で出力を読む位置",
+    "gpt2_positions()": "GPT-2 small の学習する位置埋め込みのパラメータ数",
+    "gpt2_output_layer()": "GPT-2 small の出力層が埋め込みのほかに足すパラメータ数",
+    "CROSSOVER_D": "計算量が並ぶ問題の次元 d",
+    "crossover()": "d = 1024 で Self-Attention と再帰層の計算量が並ぶ n",
+    "RNN_N": "再帰層の問題の系列長 n",
+    "RNN_D": "再帰層の問題の次元 d",
+    "recurrent_cost()": "n = 100, d = 512 の再帰層の掛け算の回数 nd²",
+    "RESTRICTED_N": "制限付き Self-Attention の問題の位置の数 n",
+    "RESTRICTED_R": "制限付き Self-Attention の窓の幅 r",
+    "restricted_path()": "r = 32 の制限付き Self-Attention で 1024 位置に届く層の数",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -33,3 +33,13 @@ def first_step_size() -> str:
     g = WARMUP_DEMO_GRADIENTS[1]
     step = float(FIRST_STEP_AT_PEAK[1])
     return which({"eta": PEAK_LR, "eta_g": PEAK_LR * g, "eta_g2": PEAK_LR * g * g}, step, rel_tol=1e-3)
+
+
+LABELS = {
+    "LR_STEP": "学習率の問題のステップ",
+    "LR_UNIT": "学習率を測る単位 10⁻⁴",
+    "lr_in_units()": "step 8000 の学習率 (10⁻⁴ 単位)",
+    "smoothed_other()": "ラベル平滑化での正解でない 1 語の目標 (16 語)",
+    "big_dropout_scale()": "big モデルのドロップアウトで残った要素に掛ける倍率",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

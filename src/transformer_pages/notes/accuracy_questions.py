@@ -36,3 +36,10 @@ def copies_only() -> str:
     identity = all(np.array_equal(matrix, np.eye(len(matrix))) for matrix in matrices)
     dense = all(np.all(matrix != 0) for matrix in matrices)
     return which({"copy": columns_copy, "identity": identity, "dense": dense}, True)
+
+
+LABELS = {
+    "unbiased_ratio()": "不偏分散にしたときの標準化した値の倍率 √((d−1)/d)",
+    "unbiased_ratio_measured()": "文1 の ln1_out[花, d0] で測った不偏分散の倍率",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

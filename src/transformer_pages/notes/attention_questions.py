@@ -49,3 +49,12 @@ SCORES_SHAPES = {"hTT": (N_HEADS, T, T), "TT": (T, T), "Thd": (T, N_HEADS, D_K),
 def scores_shape() -> str:
     """The option that states the shape of scores."""
     return which(SCORES_SHAPES, preset_trace(1).scores.shape)
+
+
+LABELS = {
+    "ROW_SCORES[]": "文1・ヘッド0 の scores[です→位置 {0}]",
+    "row_weight()": "文1・ヘッド0 の attn[です→花]",
+    "row_weight_from_shown()": "表示の 3 桁の scores から計算した attn[です→花]",
+    "unscaled_score()": "文1・ヘッド0 の √d_k で割る前の Q[美しい]·K[花]",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -44,3 +44,9 @@ def reversed_without_position() -> str:
     rows_reversed = bool(np.allclose(out_reversed, out[::-1], rtol=0, atol=1e-12))
     unchanged = bool(np.allclose(out_reversed, out, rtol=0, atol=1e-12))
     return which({"reversed": rows_reversed, "same": unchanged, "changed": not (rows_reversed or unchanged)}, True)
+
+
+LABELS = {
+    "matrix_entries()": "ブロックの 6 つの重み行列の成分の合計",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

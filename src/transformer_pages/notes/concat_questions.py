@@ -41,3 +41,14 @@ FEATURE_DIM = 8
 
 def feature_head() -> str:
     return which({"h0": 0, "h1": 1}, head_of_dim(FEATURE_DIM))
+
+
+LABELS = {
+    "ATTN_ROW[]": "文1・ヘッド0 の attn[は→位置 {0}]",
+    "V_COLUMN[]": "文1・ヘッド0 の V[位置 {0}, k=0]",
+    "y_value()": "文1 の Y[は, d0]",
+    "y_from_shown()": "表示の 3 桁から計算した Y[は, d0]",
+    "G": "concat の問題の列 g",
+    "k_of_g()": "concat の列 g = 11 に入る out の列 k",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -31,3 +31,11 @@ def first_row_ones() -> str:
     return which(
         {"odd": tuple(range(1, D_MODEL, 2)), "even": tuple(range(0, D_MODEL, 2)), "d0": (0,), "none": ()}, ones
     )
+
+
+LABELS = {
+    "desu_adjective_dim()": "文1 の X[です, d1]",
+    "PERIOD_PAIR": "周期の問題の組の番号 i",
+    "period_of_pair()": "W_P の組 i = 2 (d4, d5) の周期",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

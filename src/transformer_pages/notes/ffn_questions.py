@@ -47,3 +47,15 @@ FFN_H_SHAPES = {"T_dff": (T, D_FF), "T_d": (T, D_MODEL), "W1": (D_MODEL, D_FF), 
 
 def ffn_h_shape() -> str:
     return which(FFN_H_SHAPES, preset_trace(1).ffn_h.shape)
+
+
+LABELS = {
+    "noun_input()": "文1 の ln1_out[花, d0]",
+    "feature_input()": "文1 の ln1_out[花, d10]",
+    "weight()": "FFN の W1[d0, h14]",
+    "bias()": "FFN のバイアス b1[h14]",
+    "UNIT": "問題の AND 検出器 h14 の番号",
+    "ffn_pre()": "文1 の ffn_pre[花, h14]",
+    "ffn_pre_from_shown()": "表示の 3 桁から計算した ffn_pre[花, h14]",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

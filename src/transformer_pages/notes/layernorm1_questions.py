@@ -55,3 +55,15 @@ def normalised_axis() -> str:
     rows, columns = np.allclose(out.mean(axis=1), 0), np.allclose(out.mean(axis=0), 0)
     claims = {"row": (True, False), "column": (False, True), "sentence": (False, False)}
     return which(claims, (bool(rows), bool(columns)))
+
+
+LABELS = {
+    "toy_last()": "(2, 4, 4, 6) の LayerNorm の最後の成分",
+    "toy_last_unbiased()": "不偏分散で計算した (2, 4, 4, 6) の最後の成分",
+    "residual()": "文1 の residual1[美しい, d1]",
+    "mean()": "文1 の LayerNorm 1 の平均 μ[美しい]",
+    "row_divisor()": "文1 の 美しい の行の √(σ² + ε)",
+    "ln1_value()": "文1 の ln1_out[美しい, d1]",
+    "ln1_from_shown()": "表示の 3 桁から計算した ln1_out[美しい, d1]",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

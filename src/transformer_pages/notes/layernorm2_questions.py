@@ -49,9 +49,16 @@ def silent_trace_dims() -> str:
     W = preset_weights()
     trace_dims = slice(preset.TRACE_BASE, preset.D_MODEL)
     nothing_written = bool(np.all(W.W2[:, trace_dims] == 0) and np.all(W.b2[trace_dims] == 0))
-    only_unused = bool(
-        np.any(W.W2[_UNUSED, trace_dims] != 0) and np.all(W.W2[: _UNUSED.start, trace_dims] == 0)
-    )
+    only_unused = bool(np.any(W.W2[_UNUSED, trace_dims] != 0) and np.all(W.W2[: _UNUSED.start, trace_dims] == 0))
     all_silent = bool(np.all(preset_trace(1).ffn_h[:, : _UNUSED.start] == 0))
     return which({"w2": nothing_written, "unused": only_unused, "gelu0": all_silent}, True)
 
+
+LABELS = {
+    "ffn_out_noun()": "文3 の ffn_out[猫, d0]",
+    "ffn_out_noun_from_shown()": "表示の 3 桁の差で計算した ffn_out[猫, d0]",
+    "write_back_terms()[]": "文1 の 花 の ffn_h (h8, h12 の {i0} つ目)",
+    "beauty_write_back()": "文1 の ffn_out[花, d8]",
+    "beauty_from_shown()": "表示の 4 桁から計算した ffn_out[花, d8]",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -33,3 +33,11 @@ def stage_with_head_axis() -> str:
     trace = preset_trace(1)
     return which({key: getattr(trace, name).shape for key, name in STAGE_SHAPES.items()}, (T, N_HEADS, D_K))
 
+
+LABELS = {
+    "G": "通し番号の問題の列 g",
+    "head_of_g()": "列 g = 13 が入るヘッド",
+    "k_of_g()": "列 g = 13 のヘッドの中の列 k",
+    "ffn_h_entries()": "1 文の ffn_h の数の個数 (T × d_ff)",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

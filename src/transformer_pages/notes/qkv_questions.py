@@ -35,9 +35,7 @@ def score_from_shown() -> float:
 def head1_value_dims() -> str:
     """Which dimensions of X head 1's V carries: the columns of X equal to V[:, 1, k]."""
     trace = preset_trace(1)
-    dims = tuple(
-        next(d for d in range(D_MODEL) if np.array_equal(trace.V[:, 1, k], trace.X[:, d])) for k in range(D_K)
-    )
+    dims = tuple(next(d for d in range(D_MODEL) if np.array_equal(trace.V[:, 1, k], trace.X[:, d])) for k in range(D_K))
     return which({"low": tuple(range(D_K)), "high": tuple(range(D_K, 2 * D_K)), "bond": (0, 1)}, dims)
 
 
@@ -47,3 +45,12 @@ Q_FULL_SHAPES = {"T_hd": (T, N_HEADS * D_K), "T_h_d": (T, N_HEADS, D_K), "W": (D
 
 def q_full_shape() -> str:
     return which(Q_FULL_SHAPES, preset_trace(1).Q_full.shape)
+
+
+LABELS = {
+    "query_value()": "文3 の Q_full[好き, g8]",
+    "key_value()": "文3 の K_full[猫, g8]",
+    "score()": "文3・ヘッド1 の scores[好き→猫]",
+    "score_from_shown()": "表示の 3 桁から計算した scores[好き→猫]",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

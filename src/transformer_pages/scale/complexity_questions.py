@@ -32,3 +32,14 @@ def cross_query_cost() -> str:
         {"d2": d * d, "nd2": n * d * d, "n2d": n * n * d, "d": d},
         counting.attention_multiplies(1, n, d)["q_projection"],
     )
+
+
+LABELS = {
+    "N": "問題の系列長 n",
+    "D": "問題の次元 d",
+    "D_FF": "問題の d_ff",
+    "block_cost()": "n = 256 のブロック 1 つの掛け算の回数",
+    "SMALL_D": "射影に並ぶ問題の次元 d",
+    "core_meets_projections()": "d = 256 でスコアと重み付き和が射影に並ぶ n",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -33,3 +33,14 @@ def rough_estimate_misses() -> str:
         },
         missing,
     )
+
+
+LABELS = {
+    "SMALL_D": "問題の d_model",
+    "SMALL_D_FF": "問題の d_ff",
+    "small_block_weights()": "d_model = 256, d_ff = 1024 のブロックの重み行列の成分数",
+    "PERCEPTRON_N": "問題のトークン数 n",
+    "PERCEPTRON_D": "問題の次元 d",
+    "perceptron()": "n = 128, d = 512 の全結合層の重み (n·d)²",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

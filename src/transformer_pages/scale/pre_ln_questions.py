@@ -52,3 +52,14 @@ def gpt2_change() -> str:
         },
         (before, after),
     )
+
+
+LABELS = {
+    "dot()": "文1 の X[花]·X[です]",
+    "norm()": "文1 の ‖X[位置 {0}]‖",
+    "cosine()": "文1 の X[花] と X[です] の cos",
+    "cosine_from_shown()": "表示の 3 桁から計算した X[花] と X[です] の cos",
+    "WIDE_D": "問題の d_model",
+    "normalised_row_norm()": "d_model = 512 で LayerNorm した行の長さ √d",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""
