@@ -43,29 +43,12 @@
     });
   }
 
-  // A display formula wider than its column scrolls inside its box (CSS: .katex-display). Mark it so the CSS
-  // shows the scroll cue, and let the keyboard reach it (a scrollable region needs a tab stop, WCAG 2.1.1).
-  function markScrollable(root) {
-    root.querySelectorAll(".md-typeset div.arithmatex").forEach(function (el) {
-      var wide = el.scrollWidth > el.clientWidth + 1;
-      el.classList.toggle("tm-scrolls", wide);
-      if (wide) {
-        el.setAttribute("tabindex", "0");
-        el.setAttribute("role", "group");
-        el.setAttribute("aria-label", "横にスクロールできる数式");
-      } else if (el.getAttribute("aria-label") === "横にスクロールできる数式") {
-        el.removeAttribute("tabindex"); el.removeAttribute("role"); el.removeAttribute("aria-label");
-      }
-    });
-  }
-  window.addEventListener("resize", function () { markScrollable(document.body); });
-
   // The one renderer of the site: the panels (docs/assets/panels.js) typeset what they draw through it too.
   window.tmTypeset = render;
 
   if (typeof document$ !== "undefined") {
-    document$.subscribe(function () { render(document.body); markScrollable(document.body); });
+    document$.subscribe(function () { render(document.body); });
   } else {
-    document.addEventListener("DOMContentLoaded", function () { render(document.body); markScrollable(document.body); });
+    document.addEventListener("DOMContentLoaded", function () { render(document.body); });
   }
 })();
