@@ -171,3 +171,13 @@ def reading(markdown: str) -> Reading:
 
 def reading_minutes(markdown: str) -> int:
     return reading(markdown).minutes
+
+
+LABELS = {
+    "STAGES": "ブロックの段",
+    "TRACKS": "読む道",
+    "CHARS_PER_MINUTE": "読む速さ (1 分あたりの字数)",
+    "MINUTES_PER_FIGURE": "図・表・コード 1 つに足す分",
+    "MINUTES_PER_FORMULA": "別行の数式 1 つに足す分",
+    "MINUTES_PER_QUESTION": "確認問題 1 問に足す分",
+}
