@@ -1,7 +1,7 @@
 """Build benchmark, in one run: clean build, warm build, the no-execution floor, per-page weight (gzipped),
 collector time, and the same content executed kernel-per-page by mkdocs-jupyter.
 
-    .venv/bin/python benchmarks/build_bench.py [--skip-jupyter] [--repeat N] [--keep DIR]
+    .venv/bin/python benchmarks/build_bench.py [--skip-jupyter] [--skip-loop] [--suite] [--repeat N] [--keep DIR]
 
 - clean: ``mkdocs build`` with an empty figure cache (every executed block runs);
 - warm: the same build again with that cache (nothing changed, so nothing renders);
@@ -11,7 +11,12 @@ collector time, and the same content executed kernel-per-page by mkdocs-jupyter.
   interpreter, the citable namespace's eight forward passes included);
 - mkdocs-jupyter: every page with executed blocks becomes a notebook (jupytext, Markdown → ipynb; each
   ``--8<--`` snippet becomes a code cell, the prose markdown cells) in a throwaway MkDocs project built with
-  ``mkdocs-jupyter`` (execute: true, allow_errors: false, its cache off): one kernel per page.
+  ``mkdocs-jupyter`` (execute: true, allow_errors: false, its cache off): one kernel per page;
+- the edit loop (``--skip-loop`` leaves it out): ``scripts/serve.sh``'s server (``mkdocs serve --strict --dirty``,
+  ``TRANSFORMER_PREVIEW=1``) on the snapshot; a sentence added to one page, then a comment added to
+  ``src/transformer_figures/heat_table.py``: the seconds until the served page shows the edit (polled), the
+  server's CPU for the rebuild, and the blocks it rendered (0 for a comment); then the fast test tier
+  (``bash scripts/test.sh fast``) and, with ``--suite``, the whole suite, as multiples of the clean build's CPU.
 
 Times are wall-clock and CPU (user + sys of the build and its children): the machine may be shared, so the
 ratios are judged on CPU time, which other processes do not inflate. The three builds run ``--repeat`` times
@@ -42,6 +47,10 @@ sys.path.insert(0, str(REPO / "src"))
 from transformer_site.executed import find_executed_blocks  # noqa: E402
 
 TARGETS = {"clean": 2.5, "warm": 1.3}
+PROSE_TARGET = 0.2  # a prose edit visible within a fifth of a warm build
+FAST_TIER_TARGET = 30.0  # seconds
+SUITE_TARGET = 16.0  # × the clean build's CPU
+PAGE_TARGET_KB = 100.0  # gzipped
 COLLECTOR_TARGET = 2.0
 _INCLUDE = re.compile(r"""^\s*--8<--\s+["']?([^"'\s]+)["']?\s*$""")
 
@@ -182,6 +191,107 @@ def jupyter_build(work: Path) -> tuple[Timing, int, int, list[tuple[str, int, in
     return timing, len(nav), cells, page_weights(work / "site")
 
 
+# ------------------------------------------------------------------------------------------------ edit loop
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _process_cpu(pid: int) -> float:
+    """User + system seconds of a running process (Linux /proc), its finished children included."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def _fetch(url: str) -> str:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+@dataclass
+class LoopEdit:
+    name: str
+    wall: float
+    cpu: float
+    rendered: str
+
+
+def edit_loop(cache: Path) -> list[LoopEdit]:
+    """Serve the snapshot as scripts/serve.sh does, edit a page's prose and then a src comment; time each."""
+    port = _free_port()
+    log_path = PROJECT.parent / "serve.log"
+    env = base_env(TRANSFORMER_PREVIEW="1", TRANSFORMER_FIGURE_CACHE=str(cache))
+    command = [sys.executable, "-m", "mkdocs", "serve", "--strict", "--dirty", "-a", f"127.0.0.1:{port}"]
+    root = f"http://127.0.0.1:{port}/transformer-block-math/"
+    with open(log_path, "w") as log_file:
+        server = subprocess.Popen(command, cwd=PROJECT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 600
+        while "</html>" not in _fetch(root):
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"mkdocs serve did not come up:\n{log_path.read_text()[-3000:]}")
+            time.sleep(0.5)
+        time.sleep(2)  # the watcher starts after the first build
+        page, url = PROJECT / "docs" / "notes" / "03-attention.md", root + "notes/03-attention/"
+        text = page.read_text(encoding="utf-8")
+        marker = "編集の確認 loopbench"
+        heading = text.index("\n", text.index("\n# ")) + 1
+        results = []
+
+        def timed_edit(name: str, edit, visible) -> None:
+            builds = log_path.read_text().count("Documentation built")
+            cpu, start = _process_cpu(server.pid), time.perf_counter()
+            edit()
+            while not visible(builds):
+                if time.perf_counter() - start > 600 or server.poll() is not None:
+                    raise SystemExit(f"{name}: never visible:\n{log_path.read_text()[-3000:]}")
+                time.sleep(0.02)
+            wall = time.perf_counter() - start
+            while log_path.read_text().count("Documentation built") <= builds:  # the build's last lines
+                time.sleep(0.05)
+            tail = log_path.read_text().split("Detected file changes")[-1]
+            results.append(LoopEdit(name, wall, _process_cpu(server.pid) - cpu, cache_report(tail)))
+
+        timed_edit(
+            "prose edit of one page (notes/03-attention.md)",
+            lambda: page.write_text(text[:heading] + f"\n{marker}。\n" + text[heading:], encoding="utf-8"),
+            lambda builds: marker in _fetch(url),
+        )
+        module = PROJECT / "src" / "transformer_figures" / "heat_table.py"
+        timed_edit(
+            "src edit: a comment in transformer_figures/heat_table.py",
+            lambda: module.write_text(module.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8"),
+            lambda builds: log_path.read_text().count("Documentation built") > builds and "</html>" in _fetch(url),
+        )
+        return results
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_tier(*args: str) -> Timing:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    result = subprocess.run(["bash", str(REPO / "scripts" / "test.sh"), *args], cwd=REPO, env=env,
+                            capture_output=True, text=True)  # fmt: skip
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    summary = (result.stdout.strip().splitlines() or [""])[-1]
+    return Timing(wall, cpu, f"exit {result.returncode}: {summary}")
+
+
 # ------------------------------------------------------------------------------------------------------ main
 
 
@@ -192,6 +302,8 @@ def kb(n: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--skip-jupyter", action="store_true", help="leave out the mkdocs-jupyter comparison")
+    parser.add_argument("--skip-loop", action="store_true", help="leave out the edit loop and the fast test tier")
+    parser.add_argument("--suite", action="store_true", help="also time the whole test suite (minutes)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each build; the fastest counts (default 3)")
     parser.add_argument("--keep", type=Path, help="build into this directory and keep it (default: a temp dir)")
     args = parser.parse_args()
@@ -217,6 +329,9 @@ def main() -> int:
         jupyter = None
         if not args.skip_jupyter:
             jupyter = jupyter_build(work / "jupyter")
+        loop = [] if args.skip_loop else edit_loop(work / "figure-cache-serve")
+        fast = None if args.skip_loop else test_tier("fast")
+        suite = test_tier() if args.suite else None
 
         print(f"| build | wall s | CPU s (fastest of {args.repeat}) | CPU s, all runs | CPU × floor | target | cache |")
         print("|---|---:|---:|---|---:|---|---|")
@@ -235,15 +350,38 @@ def main() -> int:
                 f"{t.cpu:.1f} | (one run) | {t.cpu / floor.cpu:.2f} | | its cache off |"
             )
         print(f"\n{render_report(clean.log)}")
+        missed_loop = []
+        if loop:
+            header = "| edit under `serve --dirty` | visible, s | server CPU, s | × warm (wall) | target | blocks |"
+            print(f"\n{header}")
+            print("|---|---:|---:|---:|---|---|")
+            for i, edit in enumerate(loop):
+                ratio = edit.wall / warm.wall
+                verdict = ""
+                if i == 0:
+                    verdict = f"≤ {PROSE_TARGET} {'ok' if ratio <= PROSE_TARGET else 'MISSED'}"
+                    missed_loop += [] if ratio <= PROSE_TARGET else ["prose edit"]
+                print(f"| {edit.name} | {edit.wall:.2f} | {edit.cpu:.2f} | {ratio:.2f} | {verdict} | {edit.rendered} |")
+        for name, tier, target in (("fast tier", fast, None), ("whole suite", suite, SUITE_TARGET)):
+            if tier is None:
+                continue
+            ratio = tier.cpu / clean.cpu
+            if target:
+                verdict = f"CPU × clean {ratio:.1f} (target ≤ {target} {'ok' if ratio <= target else 'MISSED'})"
+            else:
+                ok_fast = tier.wall <= FAST_TIER_TARGET
+                verdict = f"target ≤ {FAST_TIER_TARGET:.0f} s {'ok' if ok_fast else 'MISSED'}; CPU × clean {ratio:.1f}"
+            print(f"\n{name}: {tier.wall:.1f} s wall, {tier.cpu:.1f} s CPU; {verdict}; {tier.log}")
         ok = collector <= COLLECTOR_TARGET
         verdict = "ok" if ok else "MISSED"
         print(f"\ncollector: {collector:.2f} s (target ≤ {COLLECTOR_TARGET} s {verdict}); {collector_summary}")
 
         weights = page_weights(work / "site-warm")
-        print("\n| page | HTML KB | gzipped KB | figures |")
+        print(f"\n| page | HTML KB | gzipped KB (target < {PAGE_TARGET_KB:.0f}) | figures |")
         print("|---|---:|---:|---:|")
         for name, raw, packed, figures in weights:
-            print(f"| {name} | {kb(raw)} | {kb(packed)} | {figures} |")
+            flag = "" if packed / 1024 < PAGE_TARGET_KB else " MISSED"
+            print(f"| {name} | {kb(raw)} | {kb(packed)}{flag} | {figures} |")
         total_raw, total_gz = sum(w[1] for w in weights), sum(w[2] for w in weights)
         print(f"| all {len(weights)} pages | {kb(total_raw)} | {kb(total_gz)} | {sum(w[3] for w in weights)} |")
         if jupyter:
@@ -254,7 +392,8 @@ def main() -> int:
                     f"(median gzipped page {kb(sorted(w[2] for w in jw)[len(jw) // 2])} KB) |"
                 )
         missed = [n for n, t in (("clean", clean), ("warm", warm)) if t.cpu / floor.cpu > TARGETS[n]]
-        return 1 if missed or not ok else 0
+        heavy = [w for w in weights if w[2] / 1024 >= PAGE_TARGET_KB]
+        return 1 if missed or missed_loop or heavy or not ok else 0
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)

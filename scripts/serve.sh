@@ -17,4 +17,6 @@ if ! [[ "$addr" =~ ^[A-Za-z0-9.:-]+:[0-9]{1,5}$ ]]; then
 fi
 bash scripts/setup-venv.sh docs
 export NO_MKDOCS_2_WARNING=1 TRANSFORMER_PREVIEW=1
-exec .venv/bin/mkdocs serve --strict -a "$addr"
+# --dirty: a prose edit rebuilds its page (and the pages that read it) in a second or two; an edit of src,
+# a snippet or the configuration rebuilds the whole site (transformer_site.incremental decides).
+exec .venv/bin/mkdocs serve --strict --dirty -a "$addr"

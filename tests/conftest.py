@@ -7,6 +7,12 @@ import importlib
 import os
 
 import pytest
+from hypothesis import settings
+
+# Property tests judge values, never speed (speed is for the benchmarks): on a shared machine, or with two
+# workers, one example may take longer than Hypothesis' default 200 ms deadline.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -20,3 +26,20 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     except ImportError as exc:
         hint = "pip install -e '.[torch]'"
         raise pytest.UsageError(f"REQUIRE_TORCH=1 but torch cannot be imported ({exc}); {hint}") from exc
+
+
+# ----------------------------------------------------------------------------- parallel runs (pytest-xdist)
+# scripts/test.sh runs the suite on two workers with --dist loadgroup. Each test file is one group, so its
+# module fixtures (a tiny project, one build of the site for several tests) are made once, on one worker; every
+# test that uses the one shared strict build of the site (tests/browser/conftest.py: ``shared_site``) is in a
+# single group, so that build is made once per run, not once per worker.
+SHARED_SITE_GROUP = "shared-site"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        uses_shared_site = "shared_site" in getattr(item, "fixturenames", ())
+        group = SHARED_SITE_GROUP if uses_shared_site else item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -4,10 +4,14 @@ markdown-exec would key on the code only, so an edit in ``src/`` would publish a
 is the SHA-256 of
 
 - the block's code (the snippet text, as included by ``--8<--``),
-- the bytes of every project module it imports, transitively (found statically from the import statements:
+- what every project module it imports, transitively, means (found statically from the import statements:
   ``import a.b``, ``from a import b``, relative imports; a module that imports its package's modules
   dynamically — ``importlib.import_module`` / ``pkgutil.iter_modules``, as ``citable`` does — depends on
-  every project module),
+  every project module): the module's syntax tree with its docstrings removed (``ast.dump`` of the parsed
+  file, which holds no comments, line numbers or formatting), so a comment, a docstring or a reflowed line
+  re-renders nothing, while a changed constant, name or statement re-renders every block that imports it
+  (a block that reads source text — ``__doc__``, ``inspect.getsource`` —, or imports a module that does, is
+  keyed on the bytes of its modules instead: it shows what the syntax tree leaves out),
 - the bytes of any project file or directory the snippet names in a string literal (``collect(["docs"])``
   reads the pages, so its output depends on them),
 - the versions of Python and of the libraries that shape the output (numpy, matplotlib, markdown-exec, torch),
@@ -15,7 +19,7 @@ is the SHA-256 of
   the source of this module, of ``executed``, ``isolation`` and ``output_checks`` (what may be stored).
 
 So a rebuild after editing a page's prose renders nothing; editing ``src/transformer_math/counting.py``
-re-renders exactly the blocks whose import closure contains it.
+re-renders exactly the blocks whose import closure contains it, and only when the edit changes its code.
 
 Environment: ``TRANSFORMER_FIGURE_CACHE`` = cache directory (default ``<project>/.cache/figures``) or ``off``;
 ``TRANSFORMER_SITE_NO_EXEC=1`` replaces every executed block's output by nothing (the benchmark's floor).
@@ -41,9 +45,12 @@ from transformer_site import PROJECT_PACKAGES
 
 log = logging.getLogger("mkdocs.plugins.transformer_site.figure_cache")
 
-CACHE_VERSION = "2"  # 2: blocks run isolated (transformer_site.executed)
+CACHE_VERSION = "3"  # 2: blocks run isolated (transformer_site.executed); 3: modules keyed on their syntax tree
 OWN_RULES = ("figure_cache.py", "executed.py", "isolation.py", "output_checks.py")
 _DYNAMIC_IMPORT = re.compile(r"\bimportlib\.import_module\(|\bpkgutil\.iter_modules\(|\b__import__\(")
+# Code that reads source text (a docstring, a comment) shows what source_meaning leaves out: such a block, or one
+# importing a module that does, keys on the bytes of its modules instead.
+_READS_SOURCE = re.compile(r"\b__doc__\b|\binspect\.(?:getdoc|getsource|getsourcelines|getcomments)\b")
 _PATH_LITERAL = re.compile(r"^[\w\-]+(?:/[\w.\-]+)*/?$")
 
 
@@ -62,6 +69,30 @@ def _library_versions() -> str:
     return "; ".join(versions)
 
 
+def _strip_docstrings(tree: ast.AST) -> ast.AST:
+    """``tree`` without the docstring of the module, of each class and of each function (they change no output)."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                if isinstance(body[0].value.value, str):
+                    node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+def source_meaning(path: Path) -> bytes:
+    """What a Python file means, as bytes: its syntax tree without docstrings, comments, positions or layout.
+
+    A file that does not parse is keyed on its bytes (the block importing it will fail, and must re-run).
+    """
+    data = path.read_bytes()
+    try:
+        tree = ast.parse(data, filename=str(path))
+    except (SyntaxError, ValueError):
+        return b"unparsed\n" + data
+    return ast.dump(_strip_docstrings(tree), annotate_fields=False).encode()
+
+
 def find_src_root() -> Path:
     """The directory holding the project packages (``src/``), found without importing them."""
     spec = importlib.util.find_spec(PROJECT_PACKAGES[0])
@@ -77,7 +108,7 @@ class DependencyGraph:
     src_root: Path
     packages: tuple[str, ...] = PROJECT_PACKAGES
     _imports: dict[str, frozenset[str]] = field(default_factory=dict)
-    _digests: dict[Path, str] = field(default_factory=dict)
+    _digests: dict[tuple[Path, bool], str] = field(default_factory=dict)
     _files: dict[str, Path | None] = field(default_factory=dict)
     _closures: dict[frozenset[str], list[str]] = field(default_factory=dict)
 
@@ -158,16 +189,29 @@ class DependencyGraph:
             self._closures[direct] = sorted(seen)
         return list(self._closures[direct])
 
-    def digest(self, path: Path) -> str:
-        if path not in self._digests:
+    def digest(self, path: Path, exact: bool = False) -> str:
+        """SHA-256 of a file (a ``.py`` file: of what it means, unless ``exact``) or of a directory's files."""
+        if (path, exact) not in self._digests:
             if path.is_dir():
                 parts = [
-                    f"{p.relative_to(path).as_posix()}:{self.digest(p)}" for p in sorted(path.rglob("*")) if p.is_file()
+                    f"{p.relative_to(path).as_posix()}:{self.digest(p, exact)}"
+                    for p in sorted(path.rglob("*"))
+                    if p.is_file()
                 ]
-                self._digests[path] = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+                found = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+            elif path.suffix == ".py" and not exact:  # code: what it means (see source_meaning)
+                found = hashlib.sha256(source_meaning(path)).hexdigest()
             else:
-                self._digests[path] = hashlib.sha256(path.read_bytes()).hexdigest()
-        return self._digests[path]
+                found = hashlib.sha256(path.read_bytes()).hexdigest()
+            self._digests[path, exact] = found
+        return self._digests[path, exact]
+
+    def reads_source(self, code: str, modules: Iterable[str]) -> bool:
+        """Whether ``code`` or one of ``modules`` reads docstrings or source text (``inspect.getsource``…)."""
+        if _READS_SOURCE.search(code):
+            return True
+        files = (self.module_file(m) for m in modules)
+        return any(f is not None and _READS_SOURCE.search(f.read_text(encoding="utf-8")) for f in files)
 
 
 def named_paths(code: str, project_root: Path) -> list[Path]:
@@ -210,11 +254,14 @@ class FigureCache:
         h = hashlib.sha256()
         h.update(f"figure-cache {CACHE_VERSION}\n{self._environment}\n".encode())
         h.update(hashlib.sha256(code.encode()).hexdigest().encode())
-        for module in self.graph.closure(code):
+        modules = self.graph.closure(code)
+        exact = self.graph.reads_source(code, modules)
+        for module in modules:
             path = self.graph.module_file(module)
-            h.update(f"\n{module} {self.graph.digest(path)}".encode())
+            h.update(f"\n{module} {self.graph.digest(path, exact)}".encode())
         for path in named_paths(code, self.project_root):
-            h.update(f"\n{path.relative_to(self.project_root.resolve()).as_posix()} {self.graph.digest(path)}".encode())
+            relative = path.relative_to(self.project_root.resolve()).as_posix()
+            h.update(f"\n{relative} {self.graph.digest(path, exact)}".encode())
         return h.hexdigest()
 
     def run(self, code: str, render: Callable[[], str], label: str = "") -> str:

@@ -12,8 +12,9 @@ serve stale outputs. So the site executes a lab itself and hands mkdocs-jupyter 
 2. ``on_files`` (before mkdocs-jupyter's): each lab is executed with nbclient in the project's folder, cell by
    cell (``allow_errors`` off, each cell within ``TRANSFORMER_BLOCK_TIME_LIMIT``), unless the cache has it. The
    key (:meth:`LabCache.key`): the page's bytes; every project module its code cells import, transitively (the
-   figure cache's import graph); every module the expressions of its checked numbers can read; the rules (this
-   module, ``checked``, ``citable``, ``figure_cache``); the versions of the libraries that shape the output. A
+   figure cache's import graph, each keyed on what its code means); every module the expressions of its checked
+   numbers can read; the rules (this module, ``checked``, ``citable``, ``figure_cache``); the versions of the
+   libraries that shape the output. A
    failing cell or number is reported as ``docs/page.md: cell N (line L): …`` — the build fails, and nothing is
    stored.
 3. Its checked numbers are verified (a stale one fails the build at ``page.md:line``) and written into the
@@ -260,7 +261,7 @@ def execute(notebook, lab: Lab, cwd: Path, timeout: float) -> Execution:
                     o["text"] for o in probe.outputs if o.get("output_type") == "stream" and o["name"] == "stdout"
                 ]
                 try:
-                    return float(printed[-1].strip().splitlines()[-1])
+                    return float("".join(printed).split()[-1])  # a busy kernel may send the line in pieces
                 except (IndexError, ValueError):
                     raise LabError(
                         f"{lab.shown}: the kernel's CPU time could not be read ({probe.outputs!r})"

@@ -83,6 +83,12 @@ MATH_LABELS: Mapping[str, str] = {
     "activations.gelu_minimum()": "GELU の最小点 (x, GELU(x))", "activations.gelu_derivative()": "GELU′({0})",
     "rounding.MACHINE_EPSILON": "float64 の機械イプシロン",
     "rounding.eps_multiple_within()": "{0} を機械イプシロンの倍数で表した上限 (上限 {1} 倍)",
+    # the √d_k gradient measurement (transformer_math.backward) and the training lab (transformer_math.training)
+    "backward.SQRT_DK_KEYS": "√d_k の勾配の測定の 1 行のキーの数", "backward.SQRT_DK_QUERIES": "√d_k の勾配の測定の行の数",
+    "backward.SQRT_DK_SIZES": "√d_k の勾配の測定で調べる d_k", "backward.SATURATED": "行が飽和したとみなす最大の重み",
+    "training.SEED": "学習ラボの初期値の乱数の種", "training.STEPS": "学習ラボの学習のステップ数",
+    "training.WARMUP": "学習ラボのウォームアップのステップ数", "training.EMBEDDING_STD": "学習ラボの W_E の初期値の標準偏差",
+    "training.ADAM_BETA1": "学習ラボの Adam の β1", "training.ADAM_BETA2": "学習ラボの Adam の β2", "training.ADAM_EPS": "学習ラボの Adam の ε",
     # configurations of the papers' models (transformer_math.configs)
     "configs.TRANSFORMER_BASE": "原論文の base モデル", "configs.TRANSFORMER_BIG": "原論文の big モデル",
     "configs.BERT_BASE": "BERT-base", "configs.BERT_LARGE": "BERT-large", "configs.GPT1": "GPT-1",
@@ -92,6 +98,7 @@ MATH_LABELS: Mapping[str, str] = {
     ".label_smoothing": "ラベル平滑化 ε_ls",
     ".adam_beta1": "Adam の β1", ".adam_beta2": "Adam の β2", ".adam_eps": "Adam の ε", ".warmup_steps": "ウォームアップのステップ数",
     ".train_steps": "学習のステップ数", ".max_position_embeddings": "学習する位置の数", ".type_vocab_size": "セグメントの種類の数",
+    ".hidden_size": "隠れ層の幅 H", ".intermediate_size": "FFN の中間層の幅", ".num_layers": "層の数 L",
     ".L": "層の数 L", ".total": "パラメータの合計", "[]": "", ".n_ctx": "文脈の長さ",
     # counting, schedules, masking
     "counting.MULTIPLY_ADD_FLOPS": "積和 1 回の FLOP 数", "counting.ROUGH_BLOCK_ESTIMATE": "元のノートのブロックの概算",
@@ -101,6 +108,7 @@ MATH_LABELS: Mapping[str, str] = {
     "counting.layer_norm_params()": "LayerNorm 1 つのパラメータ数 (d_model = {0})",
     "counting.attention_params()": "Attention のパラメータ数 (d_model = {0})",
     "counting.ffn_params()": "FFN のパラメータ数 (d_model = {0}, d_ff = {1})",
+    "counting.ffn_multiplies()": "FFN の掛け算の回数 (n = {0}, d = {1}, d_ff = {2})",
     "counting.perceptron_params()": "全結合パーセプトロンのパラメータ数 (n = {0}, d = {1})",
     "counting.attention_multiplies()": "Attention の掛け算の回数 (クエリ {0}, キー {1}, d = {2})",
     "counting.self_attention_multiplies()": "Self-Attention の掛け算の回数 (n = {0}, d = {1})",
@@ -267,7 +275,7 @@ class _Labeller:
         """Find the longest labelled prefix of ``root.step.step…``; label the rest generically."""
         module_path, rest = root, steps
         table = MATH_LABELS
-        if root in ("notes", "chapter", "scale") and steps and steps[0][0] == "attr":
+        if root in ("notes", "chapter", "scale", "backprop") and steps and steps[0][0] == "attr":
             module_path, rest = f"{root}.{steps[0][1]}", steps[1:]
             table = _module_labels(module_path)
         elif root in ("tryit", "course"):  # top-level page modules (the explorer, the front page's course)
@@ -385,6 +393,8 @@ def _format(template: str, args: list) -> str:
 def _shown_argument(value) -> str:
     if isinstance(value, bool):
         return "あり" if value else "なし"
+    if isinstance(value, list):  # a tuple of words, ("は", "です") → は・です, as a trace shows several words
+        return "・".join(_shown_argument(v) for v in value)
     return str(value)
 
 

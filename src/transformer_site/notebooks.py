@@ -91,10 +91,39 @@ def _code_of(body: list[str], page: str, line: int, root: Path) -> str:
             path = root / include["path"]
             if not path.is_file():
                 raise ValueError(f"{page}:{line}: executed block includes {include['path']}, which does not exist")
-            out.append(path.read_text(encoding="utf-8").rstrip("\n"))
+            out.append(_src_sections_as_comments(path.read_text(encoding="utf-8").rstrip("\n"), page, line, root))
         else:
             out.append(text)
     return "\n".join(out).strip("\n")
+
+
+# A snippet shows lines of src above its code (the source tab): a string the page hides, holding a section include.
+_SRC_SECTION = re.compile(
+    r"""^r'\'\'  # markdown-exec: hide\n"""
+    r"""-{1,2}8<-{1,2} "(?P<path>[^":]+):(?P<name>[\w-]+)"\n"""
+    r"""'\'\'  # markdown-exec: hide.*$""",
+    re.MULTILINE,
+)
+
+
+def _section(path: Path, name: str) -> list[str] | None:
+    """The lines between ``--8<-- [start:name]`` and ``--8<-- [end:name]`` of ``path`` (pymdownx.snippets' sections)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    marks = [n for n, text in enumerate(lines) if re.search(rf"--8<-- \[(start|end):{re.escape(name)}\]", text)]
+    return lines[marks[0] + 1 : marks[1]] if len(marks) == 2 else None
+
+
+def _src_sections_as_comments(code: str, page: str, line: int, root: Path) -> str:
+    """The src lines a snippet shows, as comments in the notebook (the page's include marker would mean nothing
+    there, and the code that runs is the installed package's)."""
+
+    def comments(match: re.Match) -> str:
+        lines = _section(root / match["path"], match["name"])
+        if lines is None:
+            raise ValueError(f"{page}:{line}: the snippet shows {match['path']}:{match['name']}, which is no section")
+        return "\n".join([f"# {match['path']} の {match['name']}:"] + [f"#     {text}".rstrip() for text in lines])
+
+    return _SRC_SECTION.sub(comments, code)
 
 
 def _prose_parts(prose: list[str], page: str, first_line: int) -> list[Part]:

@@ -157,15 +157,18 @@ def test_no_page_scrolls_sideways_on_a_phone(shared_browser, shared_server, shar
     assert not problems, "pages wider than a 390 px phone:\n" + "\n".join(problems)
 
 
-def test_api_page_documents_every_module_of_src(shared_site):
-    html = _html(shared_site, "reference/api")
-    for package in ("transformer_math", "transformer_figures", "transformer_site"):
+def test_api_pages_document_every_module_of_src(shared_site):
+    """One API page per package (one page for all weighed 186 KB gzipped); the overview links to each."""
+    overview = _html(shared_site, "reference/api")
+    for package in ("transformer_math", "transformer_pages", "transformer_figures", "transformer_site"):
+        assert f'href="{package}/"' in overview, f"the API overview does not link to {package}"
+        html = _html(shared_site, f"reference/api/{package}")
         modules = sorted(p.stem for p in (ROOT / "src" / package).glob("*.py") if not p.stem.startswith("_"))
         missing = [m for m in modules if f'id="{package}.{m}"' not in html]
-        assert not missing, f"API page lacks {package} modules {missing}"
-    assert "Numerically stable softmax" in html  # a docstring itself, not just the headings
-    article = html[html.index("<article") : html.index("</article>")]
-    assert not re.search(r"<(script|style|textarea)\b", article), "a tag from a docstring became markup"
+        assert not missing, f"API page of {package} lacks modules {missing}"
+        article = html[html.index("<article") : html.index("</article>")]
+        assert not re.search(r"<(script|style|textarea)\b", article), f"{package}: a docstring's tag became markup"
+    assert "Numerically stable softmax" in _html(shared_site, "reference/api/transformer_math")  # a docstring itself
 
 
 def test_every_notebook_button_downloads_a_notebook(shared_site, shared_pages):

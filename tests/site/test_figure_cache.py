@@ -55,7 +55,7 @@ def build(project: Path) -> FigureCache:
     return cache
 
 
-def edit(project: Path, name: str, extra: str = "\n# edited\n") -> None:
+def edit(project: Path, name: str, extra: str = "\nEDITED = 1\n") -> None:
     path = project / name
     path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
 
@@ -188,3 +188,44 @@ def test_the_runner_goes_through_the_cache(project, monkeypatch):
     monkeypatch.delenv("TRANSFORMER_SITE_NO_EXEC")
     assert executed.run_block(code, id="t4") == "<p>42</p>\n"
     assert (again.cache.renders, again.cache.hits) == (0, 1)
+
+
+def test_comments_docstrings_and_layout_of_a_module_render_nothing(project):
+    build(project)
+    edit(project, "src/transformer_math/counting.py", "\n# a comment only\n")
+    path = project / "src/transformer_math/ops.py"
+    path.write_text('"""Operations."""\n\n\ndef softmax(x):  # why\n    """The softmax."""\n    return (x)\n')
+    edit(project, "src/transformer_figures/style.py", "# colours of the house style\n")
+    cache = build(project)
+    assert cache.renders == 0, cache.rendered
+
+
+def test_a_changed_constant_renders_every_block_that_reads_it(project):
+    build(project)
+    path = project / "src/transformer_figures/style.py"
+    path.write_text(path.read_text(encoding="utf-8").replace("#222", "#333"), encoding="utf-8")
+    assert sorted(build(project).rendered) == ["heatmap"]
+    path = project / "src/transformer_math/counting.py"
+    path.write_text(path.read_text(encoding="utf-8").replace("4 * d", "3 * d"), encoding="utf-8")
+    assert sorted(build(project).rendered) == ["lr", "params"]
+
+
+def test_a_block_that_reads_docstrings_renders_again_when_one_changes(project):
+    reader = "import inspect\nfrom transformer_math import counting\nprint(inspect.getdoc(counting.params))\n"
+    cache = FigureCache(project, project / ".cache" / "figures", src_root=project / "src")
+    cache.run(reader, lambda: "first", label="reader")
+    path = project / "src/transformer_math/counting.py"
+    path.write_text(path.read_text(encoding="utf-8").replace("):\n", '):\n    """Parameters."""\n', 1))
+    again = FigureCache(project, project / ".cache" / "figures", src_root=project / "src")
+    assert again.run(reader, lambda: "second", label="reader") == "second"
+    build(project)
+    path.write_text(path.read_text(encoding="utf-8").replace("Parameters.", "Parameter count."))
+    assert "params" not in build(project).rendered  # it does not read docstrings: same meaning, no render
+
+
+def test_a_module_that_does_not_parse_is_keyed_on_its_bytes(tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(:\n")
+    first = figure_cache.source_meaning(broken)
+    broken.write_text("def f(:\n# comment\n")
+    assert figure_cache.source_meaning(broken) != first

@@ -246,3 +246,18 @@ def test_a_labs_download_gets_the_intro_the_setup_cell_and_site_links():
     with pytest.raises(ValueError, match="names no page"):
         broken = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("[x](nowhere.md)")])
         readers_lab(nbformat.writes(broken).encode(), page, uri, ROOT, site)
+
+
+def test_the_src_lines_a_snippet_shows_become_comments_in_the_notebook(tmp_path):
+    """The page includes a src section into a hidden string; the notebook shows those lines as comments instead."""
+    from transformer_site.notebooks import _code_of
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "m.py").write_text("x = 1\n# --8<-- [start:two]\ny = 2\n# --8<-- [end:two]\n", encoding="utf-8")
+    hidden = "r'''  # markdown-exec: hide\n--8<-- \"src/m.py:{}\"\n'''  # markdown-exec: hide  # fmt: skip\n"
+    (tmp_path / "snippet.py").write_text("a = 0\n" + hidden.format("two") + "print(a)\n", encoding="utf-8")
+    code = _code_of(['--8<-- "snippet.py"'], "docs/p.md", 3, tmp_path)
+    assert code == "a = 0\n# src/m.py の two:\n#     y = 2\nprint(a)"
+    (tmp_path / "snippet.py").write_text(hidden.format("three"), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"docs/p\.md:3: .*src/m\.py:three, which is no section"):
+        _code_of(['--8<-- "snippet.py"'], "docs/p.md", 3, tmp_path)

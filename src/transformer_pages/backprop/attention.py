@@ -122,3 +122,28 @@ def jacobian_diagonal(head: int, end: str) -> float:
     if end not in ("min", "max"):
         raise ValueError(f"end must be 'min' or 'max', got {end!r}")
     return float(diagonal.min() if end == "min" else diagonal.max())
+
+
+LABELS = {
+    "grads()": "花を隠した例の勾配",
+    "grads().d_attn": "花を隠した例の ∂L/∂attn",
+    "grads().d_head_out": "花を隠した例の ∂L/∂head_out",
+    "grads().loss.trace.V": "花を隠した例の V",
+    "attn_row()": "ヘッド{0} の T3 の attn の行",
+    "jacobian_norm()": "ヘッド{0} の T3 の softmax のヤコビアンの ‖J‖₂",
+    "uniform_jacobian_norm()": "均等な行の softmax のヤコビアンの ‖J‖₂",
+    "jacobian_diagonal()": "ヘッド{0} の T3 のヤコビアンの対角の「{1}」",
+    "max_abs_row_sum()": "「{0}」の各行の和の絶対値の最大",
+    "d_attn_constant_share()": "ヘッド{0} の ∂L/∂attn のうち平均の部分の割合",
+    "d_scores_ratio()": "ヘッド{0} の ‖∂L/∂scores‖ ÷ ‖∂L/∂attn‖",
+    "d_attn_term()": "∂L/∂attn[ヘッド{0}, T3, T{1}] の d{2} の項",
+    "max_abs_d_concat_minus_d_Y()": "|∂L/∂concat − ∂L/∂Y| の最大",
+    "ln1_term_sum()": "LayerNorm 1 の「{0}」の項の T3 の行和",
+    "score_scale()": "スコアと Q, K の勾配の倍率 1/√d_k",
+    "nonzero_rows()": "勾配 {0} の 0 でない行の数",
+    "weight_rank()": "∂L/∂{0} の階数",
+    "row_norms()": "勾配 {0} の各行のノルム",
+    "row_norms()[]": "勾配 {0} の T{1} の行のノルム",
+    "embedding_row()": "∂L/∂W_E[{0}] のノルム (「{1}」側)",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

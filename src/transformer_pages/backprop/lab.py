@@ -128,9 +128,7 @@ def positional_rows(which: str) -> int:
     8 of 8 would mean the row's choice depends on the position alone, not on the words.
     """
     winners = hidden_rows(which).argmax(axis=-1)  # (8, h, T)
-    return sum(
-        int(np.bincount(winners[:, h, i], minlength=T).max()) for h in range(preset.N_HEADS) for i in range(T)
-    )
+    return sum(int(np.bincount(winners[:, h, i], minlength=T).max()) for h in range(preset.N_HEADS) for i in range(T))
 
 
 def rows_on(words: tuple[str, ...]) -> int:
@@ -181,3 +179,25 @@ def held_out_prob(text: str, position: int, word: str) -> float:
     """The probability the learned block gives ``word`` for ``text`` with word ``position`` hidden."""
     result = bw.masked_word_loss(run().learned, tokenize(text), position)
     return float(result.probs[preset.WORD_ID[word]])
+
+
+LABELS = {
+    "n_examples()": "学習ラボの例の数",
+    "run()": "学習ラボの学習",
+    "run().lr": "学習ラボの各ステップの学習率",
+    "run().initial_loss": "学習前の平均損失",
+    "run().final_loss": "学習後の平均損失",
+    "named()": "「{0}」の重みで正解を当てる例の数",
+    "loss_floor()": "どんなモデルも下回れない平均損失",
+    "n_distinct_inputs()": "40 例の異なる入力の数",
+    "n_relations()": "ねらった関係の数",
+    "n_emerged()": "現れた関係の数 (重み: {0}、既定は学習後)",
+    "n_preset_holds()": "プリセットで成り立つ関係の数",
+    "row_max_mean()": "「{0}」の重みの行の最大の重みの平均",
+    "n_rows()": "語を隠した行の数 (8 文 × ヘッド × 位置)",
+    "positional_rows()": "「{0}」の重みで最大の位置が (ヘッド, 隠す位置) ごとの最多と一致する行の数",
+    "rows_on()": "学習後に {0} のどれかに最大の重みを置く行の数",
+    "hidden_query_spread()": "隠した位置のクエリの文による差の最大",
+    "held_out_prob()": "学習後、「{0}」の T{1} を隠すと「{2}」に賭ける確率",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

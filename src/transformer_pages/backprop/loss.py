@@ -87,3 +87,21 @@ def d_logit(word: str) -> float:
 def n_positive_d_logits() -> int:
     """How many of the 16 entries of ∂L/∂z are positive (every word but the hidden one)."""
     return int(np.sum(bw.preset_gradients(SENTENCE, POSITION).d_logits > 0))
+
+
+LABELS = {
+    "UNIFORM_LOSS": "16 語に均等に賭けたときの損失 log 16",
+    "SEPARATE_OUTPUT_WEIGHTS": "別の出力層を置くと増える重みの数",
+    "example()": "文1 で花を隠した例の損失",
+    "example().loss": "文1 で花を隠した例の損失 L",
+    "prob()": "花を隠した例で「{0}」に賭ける確率",
+    "losses()": "40 例それぞれの損失",
+    "n_named()": "プリセットが正解の語を当てる例の数",
+    "n_above_uniform()": "損失が log 16 より大きい例の数",
+    "next_word_weight_min()": "次の語への重み attn[t, t+1] の最小",
+    "causal_weight()": "因果マスクをかけた文1・ヘッド0 の重み (既定は これ→花)",
+    "d_logits_sum_within()": "∂L/∂z の成分の和を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
+    "d_logit()": "花を隠した例の ∂L/∂z の「{0}」の成分",
+    "n_positive_d_logits()": "∂L/∂z の正の成分の数",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

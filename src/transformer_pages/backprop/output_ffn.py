@@ -130,3 +130,28 @@ def ln2_mean_term_spread() -> float:
     """max − min of the mean term over the row (0: it is one constant)."""
     mean = ln2_terms()["mean"]
     return float(mean.max() - mean.min())
+
+
+LABELS = {
+    "grads()": "花を隠した例の勾配",
+    "grads().d_ln2_out": "花を隠した例の ∂L/∂ln2_out",
+    "grads().d_ffn_h": "花を隠した例の ∂L/∂ffn_h",
+    "grads().d_ffn_pre": "花を隠した例の ∂L/∂ffn_pre",
+    "grads().loss.trace.ffn_pre": "花を隠した例の ffn_pre",
+    "nonzero_rows()": "勾配 {0} の 0 でない行の数",
+    "row_norm()": "勾配 {0} の行のノルム (既定は T3)",
+    "ln2_sigma()": "LayerNorm 2 の T3 の行の σ",
+    "ln2_term_sum()": "LayerNorm 2 の「{0}」の項の T3 の行和",
+    "ln2_mean_term()": "LayerNorm 2 の平均の項の値 (T3 の行)",
+    "ln2_mean_term_spread()": "LayerNorm 2 の平均の項の最大と最小の差",
+    "gelu_prime()": "T3 の GELU′(ffn_pre)",
+    "gelu_prime()[]": "T3 の h{0} の GELU′(ffn_pre)",
+    "negative_slope_units()": "T3 で GELU′ が負の検出器 (h0〜h15)",
+    "n_firing()": "T3 で発火している検出器の数",
+    "gelu_pass_ratio()": "GELU を通った後と前の勾配のノルムの比",
+    "skip_ffn_cosine()": "残差の道と FFN の道の勾配の余弦",
+    "weight_rank()": "∂L/∂{0} の階数",
+    "output_part()": "∂L/∂ln2_out[T3, d{1}] のうち「{0}」の項",
+    "n_silent_units()": "勾配がちょうど 0 の未使用ユニットの数",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

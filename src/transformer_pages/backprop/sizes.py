@@ -158,3 +158,21 @@ AUTOGRAD_EPS_BOUND = 256
 """The page promises |ours − autograd| ≤ this many machine epsilons for every gradient of the 40 examples; the
 page's snippet asserts it at build time (measured 48 ε on the build machine; BLAS and CPU change the multiple,
 so the bound leaves room while staying far below the tests' 1e-12)."""
+
+
+LABELS = {
+    "n_examples()": "8 文 × 5 位置の例の数",
+    "n_weights()": "ブロックの重み配列の数",
+    "median_norm()": "40 例での ‖{0}‖ の中央値",
+    "n_examples_where()": "{1} → {0} でノルムが減った (False なら増えた) 例の数",
+    "steps()": "T3 の行の連鎖律の段",
+    "n_steps_within_bound()": "比が上限 ‖J‖₂ 以下の段の数",
+    "step()": "{0} → {1} の段",
+    "step().bound": "{0} → {1} の段の倍率の上限 ‖J‖₂",
+    "step().ratio": "{0} → {1} の段の実際の比",
+    "ln_scale()": "LayerNorm {0} の T3 の行の 1/σ",
+    "weight_norms()": "花を隠した例の重みの勾配のノルム",
+    "weight_norms()[]": "花を隠した例の ‖∂L/∂{0}‖",
+    "AUTOGRAD_EPS_BOUND": "自動微分との差の上限 (機械イプシロンの倍数)",
+}
+"""The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

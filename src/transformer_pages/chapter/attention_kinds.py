@@ -119,5 +119,11 @@ LABELS = {
     "scaling()[].score_std_scaled": "d_k = {0} での q·k/√d_k の標準偏差",
     "scaling()[].max_weight_unscaled": "d_k = {0} で割らないときの各行の最大の重みの平均",
     "scaling()[].max_weight_scaled": "d_k = {0} で √d_k で割ったときの各行の最大の重みの平均",
+    "gradient()": "d_k = {0}・√d_k で割る {1} の softmax の勾配の測定",
+    "gradient().jacobian_norm": "d_k = {0}・√d_k で割る {1} のヤコビアンの ‖J‖₂ (行の平均)",
+    "gradient().d_scores_rms": "d_k = {0}・√d_k で割る {1} のスコアに届く勾配の RMS",
+    "gradient().saturated_fraction": "d_k = {0}・√d_k で割る {1} の飽和した行の割合",
+    "gradient_range()": "√d_k で割る {1}・全 d_k での「{0}」の (最小, 最大)",
+    "gradient_ratio()": "d_k = {1} の「{0}」の割らないとき ÷ 割ったとき",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -95,9 +95,23 @@ def _reject(expression: str, what: str) -> ExpressionError:
 # ------------------------------------------------------------------------------------------ read-only values
 
 
+_module_ids_memo: list = []  # [names, len(names), len(sys.modules), ids]: the last answer, and what it was for
+
+
 def _citable_module_ids(names: Mapping[str, object]) -> frozenset[int]:
     """The modules an expression may reach: each module that is a citable name, and the page modules inside a
-    citable section package (``notes`` → ``notes.attention``)."""
+    citable section package (``notes`` → ``notes.attention``).
+
+    Remembered for the same namespace while no module is imported or dropped: walking ``sys.modules`` (thousands
+    of modules once torch is loaded) for each of the site's checked numbers cost seconds of every build."""
+    memo = _module_ids_memo
+    if memo and memo[0] is names and memo[1] == len(names) and memo[2] == len(sys.modules):
+        return memo[3]
+    memo[:] = [names, len(names), len(sys.modules), _module_ids(names)]
+    return memo[3]
+
+
+def _module_ids(names: Mapping[str, object]) -> frozenset[int]:
     modules = [v for v in names.values() if isinstance(v, types.ModuleType)]
     inside = [
         module
