@@ -21,8 +21,9 @@ PHONE_WIDTH_IN = 3.4
 """Width of a figure's phone drawing: 326 CSS px, inside the 358 px column of a 390 px phone and the ~328 px
 of a tab or an admonition there, so it is shown at its own size (not scaled down)."""
 
-PHONE_MIN_TEXT_PT = 8.5
-"""Smallest text of a phone drawing: 8.5 pt = 11.3 CSS px at the drawing's own size."""
+PHONE_MIN_TEXT_PT = 9.5
+"""Smallest text of a phone drawing: 9.5 pt = 12.7 CSS px at its own size, 11 px still in the lab page's
+narrower notebook output (286 px)."""
 
 
 def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None) -> str:
