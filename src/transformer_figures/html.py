@@ -10,7 +10,7 @@ from collections.abc import Callable
 from matplotlib import pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.gridspec import GridSpec
-from matplotlib.text import Text
+from matplotlib.text import Annotation, Text
 
 from .heat_table import HeatFigure
 from .svg import to_svg
@@ -84,7 +84,48 @@ def _phone_svg(fig: Figure, engine, what: str) -> str | None:
     for text in fig.findobj(Text):
         if text.get_fontsize() < PHONE_MIN_TEXT_PT:
             text.set_fontsize(PHONE_MIN_TEXT_PT)
+    _legends_above(fig)
+    _annotations_inside(fig)
     return to_svg(fig, what=f"{what} (phone)")
+
+
+def _legends_above(fig: Figure) -> None:
+    """A legend placed right of its axes takes half a phone's width from the data: put it above instead."""
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        anchor = legend.get_bbox_to_anchor().transformed(ax.transAxes.inverted())
+        if anchor.x0 >= 1:
+            legend.set_bbox_to_anchor((0, 1.02, 1, 0.1), transform=ax.transAxes)
+            legend.set_loc("lower center")
+
+
+def _annotations_inside(fig: Figure) -> None:
+    """Annotation text shifted sideways to stay inside the narrower figure.
+
+    The layout engine counts an annotation's text as part of its axes, so a label reaching past the right edge
+    squeezes the plot instead; left out of the layout, the text is moved back inside the figure.
+    """
+    annotations = [text for ax in fig.axes for text in ax.texts if isinstance(text, Annotation)]
+    if not annotations:
+        return
+    for annotation in annotations:
+        annotation.set_in_layout(False)
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+    margin = 2.0  # pixels
+    for annotation in annotations:
+        box = annotation.get_window_extent()
+        shift = min(0.0, fig.bbox.width - margin - box.x1) or max(0.0, margin - box.x0)
+        transform = {"data": annotation.axes.transData, "axes fraction": annotation.axes.transAxes}.get(
+            annotation.anncoords
+        )
+        if not shift or transform is None:
+            continue
+        x, y = transform.transform(annotation.xyann)
+        annotation.xyann = tuple(transform.inverted().transform((x + shift, y)))
 
 
 def _restack_for_phone(fig: Figure) -> float:

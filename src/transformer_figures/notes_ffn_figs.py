@@ -106,8 +106,10 @@ def gelu_relu_figure(
     ax.plot(x, gelu, color=ACCENT[1], linewidth=2.2, label="GELU(x) (tanh 近似)")
     ax.axhline(FIRING_THRESHOLD, color="#888888", linewidth=0.9, linestyle=":")
     ax.plot([x_star], [FIRING_THRESHOLD], "o", color=ACCENT[2], markersize=7)
-    ax.annotate(f"GELU(x) = 0.5 となる x = {x_star:.3f}\n(これを超えると「発火」)", (x_star, 0.5), (1.15, -0.1),
-                fontsize=9, arrowprops={"arrowstyle": "->", "color": "#888888"})  # fmt: skip
+    # lower right, under the curves: the one free corner whatever the figure's width (desktop or phone)
+    ax.annotate(f"GELU(x) = 0.5 となる x = {x_star:.3f}\n(これを超えると「発火」)", (x_star, 0.5), (0.98, 0.04),
+                textcoords="axes fraction", ha="right", va="bottom", fontsize=9,
+                arrowprops={"arrowstyle": "->", "color": "#888888"})  # fmt: skip
     x_min, y_min = minimum
     ax.plot([x_min], [y_min], "v", color=ACCENT[3], markersize=7)
     ax.annotate(f"最小値 {_m(y_min, '{:+.3f}')} (x = {_m(x_min, '{:+.3f}')})", (x_min, y_min), (-2.9, 0.9),
