@@ -17,7 +17,7 @@ from transformer_math.preset import N_HEADS, VOCAB
 
 from .heat_table import ColourScale, HeatFigure, heat_figure, heat_table
 from .notes_attention_figs import token_labels
-from .style import ACCENT, INK, new_figure
+from .style import ACCENT, INK, SEQUENTIAL_CMAP, new_figure
 
 
 def _signed_scale(*arrays: np.ndarray) -> ColourScale:
@@ -95,7 +95,7 @@ def attention_rows_figure(rows: Mapping[str, np.ndarray], words: Sequence[str], 
 def position_rows_figure(rows: Mapping[str, np.ndarray], words: Sequence[str], title: str) -> HeatFigure:
     """‖row t‖ of several gradients (label → (T,)) by position: where the gradient sits (0 = none)."""
     matrix = np.array([np.asarray(v, dtype=float) for v in rows.values()])
-    table = heat_table(matrix, list(rows), token_labels(words), fmt="{:.3f}", cmap="viridis", vmin=0.0,
+    table = heat_table(matrix, list(rows), token_labels(words), fmt="{:.3f}", cmap=SEQUENTIAL_CMAP, vmin=0.0,
                        vmax=max(float(matrix.max()), 1e-12), title=title, vertical_columns=True)  # fmt: skip
     return heat_figure(table, legend_fmt="{:.1f}")
 

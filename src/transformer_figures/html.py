@@ -9,11 +9,21 @@ from collections.abc import Callable
 
 from matplotlib import pyplot as plt
 from matplotlib.figure import Figure
+from matplotlib.gridspec import GridSpec
+from matplotlib.text import Annotation, Text
 
 from .heat_table import HeatFigure
 from .svg import to_svg
 
 _tab_sets = itertools.count(1)
+
+PHONE_WIDTH_IN = 3.4
+"""Width of a figure's phone drawing: 326 CSS px, inside the 358 px column of a 390 px phone and the ~328 px
+of a tab or an admonition there, so it is shown at its own size (not scaled down)."""
+
+PHONE_MIN_TEXT_PT = 9.5
+"""Smallest text of a phone drawing: 9.5 pt = 12.7 CSS px at its own size, 11 px still in the lab page's
+narrower notebook output (286 px)."""
 
 
 def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None) -> str:
@@ -27,19 +37,117 @@ def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None) 
         raise ValueError("alt must describe the figure for readers who cannot see it; got an empty string")
     if isinstance(fig, HeatFigure):
         return fig.to_html(alt, caption)
+    what = f"figure {alt[:40]!r}"
     try:
-        svg = to_svg(fig, what=f"figure {alt[:40]!r}")
+        engine = fig.get_layout_engine()  # to_svg drops it once the layout is settled; the phone drawing reuses it
+        svg = to_svg(fig, what=what)
+        phone = _phone_svg(fig, engine, what)
     finally:
         plt.close(fig)
-    label = html.escape(alt, quote=True)
-    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1)
-    svg = re.sub(r"(<svg [^>]*>)", lambda m: f"{m.group(1)}\n <title>{html.escape(alt)}</title>", svg, count=1)
     # Out of the search index: otherwise every heatmap's cell values become "text" a query can hit.
-    parts = ['<figure class="tf-figure" data-search-exclude>', svg.rstrip()]
+    # The phone drawing comes first: site.css shows it, and hides the desktop one after it, on narrow screens.
+    parts = ['<figure class="tf-figure" data-search-exclude>']
+    if phone is not None:
+        parts.append(_labelled(phone.replace('class="tf-figure"', 'class="tf-figure tf-figure-phone"', 1), alt))
+    parts.append(_labelled(svg, alt))
     if caption:
         parts.append(f"<figcaption>{html.escape(caption)}</figcaption>")
     parts.append("</figure>")
     return "\n".join(parts)
+
+
+def _labelled(svg: str, alt: str) -> str:
+    """``svg`` with ``role="img"``, an ``aria-label`` and a ``<title>`` from ``alt``."""
+    label = html.escape(alt, quote=True)
+    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1)
+    svg = re.sub(r"(<svg [^>]*>)", lambda m: f"{m.group(1)}\n <title>{html.escape(alt)}</title>", svg, count=1)
+    return svg.rstrip()
+
+
+def _phone_svg(fig: Figure, engine, what: str) -> str | None:
+    """``fig`` drawn again for a phone's column, or None when the desktop drawing already fits it.
+
+    Scaled into a 358 px column, a 6–9 inch figure shrinks its 11 pt labels to 6–9 px. The phone drawing is
+    :data:`PHONE_WIDTH_IN` wide with the same height, no text under :data:`PHONE_MIN_TEXT_PT`, and the figure's
+    layout engine run again, so labels keep their size; automatic tick locators choose fewer ticks by themselves.
+    """
+    width_in, height_in = fig.get_size_inches()
+    if width_in <= PHONE_WIDTH_IN:
+        return None
+    fig.set_layout_engine(engine)
+    fig.set_size_inches(PHONE_WIDTH_IN, height_in * _restack_for_phone(fig))
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            ticks = axis.get_major_ticks() + axis.get_minor_ticks()
+            if any(tick.label1.get_fontsize() < PHONE_MIN_TEXT_PT for tick in ticks):
+                axis.set_tick_params(which="both", labelsize=PHONE_MIN_TEXT_PT)  # ticks made later copy it
+    for text in fig.findobj(Text):
+        if text.get_fontsize() < PHONE_MIN_TEXT_PT:
+            text.set_fontsize(PHONE_MIN_TEXT_PT)
+    _legends_above(fig)
+    _annotations_inside(fig)
+    return to_svg(fig, what=f"{what} (phone)")
+
+
+def _legends_above(fig: Figure) -> None:
+    """A legend placed right of its axes takes half a phone's width from the data: put it above instead."""
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        anchor = legend.get_bbox_to_anchor().transformed(ax.transAxes.inverted())
+        if anchor.x0 >= 1:
+            legend.set_bbox_to_anchor((0, 1.02, 1, 0.1), transform=ax.transAxes)
+            legend.set_loc("lower center")
+
+
+def _annotations_inside(fig: Figure) -> None:
+    """Annotation text shifted sideways to stay inside the narrower figure.
+
+    The layout engine counts an annotation's text as part of its axes, so a label reaching past the right edge
+    squeezes the plot instead; left out of the layout, the text is moved back inside the figure.
+    """
+    annotations = [text for ax in fig.axes for text in ax.texts if isinstance(text, Annotation)]
+    if not annotations:
+        return
+    for annotation in annotations:
+        annotation.set_in_layout(False)
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+    margin = 2.0  # pixels
+    for annotation in annotations:
+        box = annotation.get_window_extent()
+        shift = min(0.0, fig.bbox.width - margin - box.x1) or max(0.0, margin - box.x0)
+        transform = {"data": annotation.axes.transData, "axes fraction": annotation.axes.transAxes}.get(
+            annotation.anncoords
+        )
+        if not shift or transform is None:
+            continue
+        x, y = transform.transform(annotation.xyann)
+        annotation.xyann = tuple(transform.inverted().transform((x + shift, y)))
+
+
+def _restack_for_phone(fig: Figure) -> float:
+    """Panels side by side → one column (two for four or more panels); returns the factor for the height.
+
+    Only a plain grid is restacked (one grid, each panel in one cell, nothing else placed on it, such as a
+    colour bar); panels keep their reading order. Any other figure is left as it is (factor 1).
+    """
+    specs = [ax.get_subplotspec() for ax in fig.axes]
+    if not specs or any(spec is None for spec in specs):
+        return 1.0
+    grid = specs[0].get_gridspec()
+    rows, cols = grid.get_geometry()
+    if cols < 2 or any(spec.get_gridspec() is not grid or spec.num1 != spec.num2 for spec in specs):
+        return 1.0
+    new_cols = 1 if len(specs) <= 3 else 2
+    new_rows = -(-len(specs) // new_cols)
+    new_grid = GridSpec(new_rows, new_cols, figure=fig)
+    for ax, spec in sorted(zip(fig.axes, specs, strict=True), key=lambda pair: pair[1].num1):
+        index = sorted(s.num1 for s in specs).index(spec.num1)
+        ax.set_subplotspec(new_grid[index // new_cols, index % new_cols])
+    return max(1.0, 0.8 * new_rows / rows)
 
 
 def show(fig: Figure | HeatFigure, alt: str, caption: str | None = None) -> None:

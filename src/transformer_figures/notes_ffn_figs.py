@@ -24,7 +24,7 @@ from transformer_math.preset import D_MODEL, DIM_NAMES, FIRING_THRESHOLD, NEURON
 from .heat_table import ColourScale, HeatFigure, heat_figure, heat_table
 from .notes_attention_figs import DIM_LABELS, token_labels
 from .plots import format_number, unsigned_zero
-from .style import ACCENT, new_figure
+from .style import ACCENT, SEQUENTIAL_CMAP, new_figure
 
 N_USED_UNITS = preset.N_SINGLE_DETECTORS + len(preset.AND_DETECTOR_FEATURES)  # h16 … h31 are unused
 
@@ -106,8 +106,10 @@ def gelu_relu_figure(
     ax.plot(x, gelu, color=ACCENT[1], linewidth=2.2, label="GELU(x) (tanh 近似)")
     ax.axhline(FIRING_THRESHOLD, color="#888888", linewidth=0.9, linestyle=":")
     ax.plot([x_star], [FIRING_THRESHOLD], "o", color=ACCENT[2], markersize=7)
-    ax.annotate(f"GELU(x) = 0.5 となる x = {x_star:.3f}\n(これを超えると「発火」)", (x_star, 0.5), (1.15, -0.1),
-                fontsize=9, arrowprops={"arrowstyle": "->", "color": "#888888"})  # fmt: skip
+    # lower right, under the curves: the one free corner whatever the figure's width (desktop or phone)
+    ax.annotate(f"GELU(x) = 0.5 となる x = {x_star:.3f}\n(これを超えると「発火」)", (x_star, 0.5), (0.98, 0.04),
+                textcoords="axes fraction", ha="right", va="bottom", fontsize=9,
+                arrowprops={"arrowstyle": "->", "color": "#888888"})  # fmt: skip
     x_min, y_min = minimum
     ax.plot([x_min], [y_min], "v", color=ACCENT[3], markersize=7)
     ax.annotate(f"最小値 {_m(y_min, '{:+.3f}')} (x = {_m(x_min, '{:+.3f}')})", (x_min, y_min), (-2.9, 0.9),
@@ -126,7 +128,7 @@ def ffn_h_figure(ffn_h: np.ndarray, words: Sequence[str]) -> HeatFigure:
     """ffn_h (T × the 16 used units) with the detector names; cells above the firing threshold framed."""
     h = ffn_h[:, :N_USED_UNITS]
     firing = zip(*np.nonzero(h > FIRING_THRESHOLD), strict=True)
-    scale = ColourScale.for_values(None, cmap="viridis", vmin=0.0, vmax=max(2.1, float(h.max())))
+    scale = ColourScale.for_values(None, cmap=SEQUENTIAL_CMAP, vmin=0.0, vmax=max(2.1, float(h.max())))
     table = heat_table(h, token_labels(words), list(NEURON_NAMES[:N_USED_UNITS]), scale=scale, vertical_columns=True,
                        framed_cells=firing)  # fmt: skip
     return heat_figure(table)

@@ -3,7 +3,8 @@
 Naming rule: ``docs/<section>/<NN>-<name>.md`` → ``transformer_pages/<section>/<name>.py``, the number dropped
 and hyphens turned into underscores (``docs/notes/03-attention.md`` → ``transformer_pages.notes.attention``,
 ``docs/chapter/02-attention-kinds.md`` → ``transformer_pages.chapter.attention_kinds``); a section made of an
-``index.md`` alone is one module named after the section (``docs/tryit/index.md`` → ``transformer_pages.tryit``).
+``index.md`` alone is one module named after the section (``docs/tryit/index.md`` → ``transformer_pages.tryit``);
+the front page ``docs/index.md`` has ``transformer_pages.course`` (the stages, tracks and reading rule it cites).
 
 A page's 確認問題 have a sibling module, ``<name>_questions.py`` (``notes.attention_questions``): the values a
 question gives and the answers ``src`` computes for it, so a page's facts and its questions stay apart.

@@ -278,8 +278,8 @@ class _Labeller:
         if root in ("notes", "chapter", "scale", "backprop") and steps and steps[0][0] == "attr":
             module_path, rest = f"{root}.{steps[0][1]}", steps[1:]
             table = _module_labels(module_path)
-        elif root == "tryit":
-            table = _module_labels("tryit")
+        elif root in ("tryit", "course"):  # top-level page modules (the explorer, the front page's course)
+            table = _module_labels(root)
         key = "" if table is not MATH_LABELS else root
         args: list = []
         best, best_at, best_args = table.get(key) if key else None, 0, []

@@ -42,7 +42,7 @@ _PRINT_STATE = """
                        || getComputedStyle(svg.closest(".tabbed-block")).display !== "none";
   // inline SVG figures and heat tables (a heat figure's widest table: a wrapper could hide its overflow)
   const figures = [...document.querySelectorAll("article svg.tf-figure, article figure.tf-heat-figure")]
-    .filter(shown).map(fig => {
+    .filter(shown).filter(fig => getComputedStyle(fig).display !== "none").map(fig => {
       const b = fig.getBoundingClientRect();
       const widest = Math.max(b.width, ...[...fig.querySelectorAll("table")].map(t => t.getBoundingClientRect().width));
       return [fig.getAttribute("aria-label").slice(0, 40), widest, b.height];

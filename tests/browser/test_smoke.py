@@ -105,6 +105,7 @@ _MEASURE_FIGURES = with_helpers("""
   const out = [];
   for (const fig of figures) {
     reveal(fig);
+    if (fig.matches("svg") && getComputedStyle(fig).display === "none") continue;  // a pair's other drawing
     const box = fig.getBoundingClientRect();
     out.push([fig.getAttribute("aria-label") || fig.tagName, box.width, box.height]);
   }

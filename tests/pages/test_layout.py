@@ -21,6 +21,8 @@ MODULES = sorted(p for p in PAGES.rglob("*.py") if p.name != "__init__.py")
 def page_of(module: Path) -> list[Path]:
     """The docs page(s) that the naming rule maps to ``module``: docs/<section>/NN-<name>.md or <section>/index.md."""
     rel = module.relative_to(PAGES).with_suffix("")
+    if rel.parts == ("course",):  # the front page: the course's stages, tracks and reading rule
+        return [ROOT / "docs" / "index.md"]
     if len(rel.parts) == 1:  # a section made of an index.md alone
         return [ROOT / "docs" / rel.parts[0] / "index.md"]
     section, name = rel.parts
@@ -43,7 +45,7 @@ def test_page_modules_import_only_the_layers_below(module):
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module and not node.level
     }
     allowed = re.compile(
-        r"^(__future__|numpy|math|dataclasses|functools|types|collections\.abc|transformer_math(\..*)?)$"
+        r"^(__future__|numpy|math|re|dataclasses|functools|types|collections\.abc|transformer_math(\..*)?)$"
     )
     assert all(allowed.match(name) for name in imported), sorted(n for n in imported if not allowed.match(n))
 

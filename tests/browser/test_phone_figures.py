@@ -1,0 +1,95 @@
+"""Figures and display formulas on a 390 px phone, over every page of the built site.
+
+Every figure fits its column and none of its text is rendered under 11 CSS px (the font size a ``<text>``
+declares times the scale its SVG is drawn at); every display formula fits its box or shows a scroll cue.
+"""
+
+from __future__ import annotations
+
+import pytest
+from page_scripts import with_helpers
+
+pytestmark = [pytest.mark.browser, pytest.mark.build]
+
+PHONE = {"width": 390, "height": 844}
+MIN_TEXT_PX = 11.0
+
+# [label, figure width, column width, smallest text px, that text] for every SVG figure shown at this width.
+_FIGURES = with_helpers("""
+() => {
+  /* helpers */
+  const out = [];
+  for (const svg of document.querySelectorAll("article svg.tf-figure")) {
+    reveal(svg);
+    if (getComputedStyle(svg).display === "none") continue;  // the other drawing of a pair (site.css)
+    const box = svg.getBoundingClientRect();
+    const column = svg.closest("figure").parentElement.getBoundingClientRect();
+    let smallest = Infinity, which = "";
+    for (const text of svg.querySelectorAll("text")) {
+      const m = text.getScreenCTM();
+      if (!m || !text.textContent.trim()) continue;
+      const px = Math.hypot(m.a, m.b) * parseFloat(getComputedStyle(text).fontSize);
+      if (px < smallest) { smallest = px; which = text.textContent.slice(0, 30); }
+    }
+    out.push([(svg.getAttribute("aria-label") || "").slice(0, 40), box.width, column.width, smallest, which]);
+  }
+  return out;
+}
+""")
+
+
+def test_figures_fit_a_phone_column_with_legible_text(shared_browser, shared_server, shared_pages):
+    context = shared_browser.new_context(viewport=PHONE, locale="ja-JP")
+    page = context.new_page()
+    problems, measured, smallest = [], 0, []
+    try:
+        for path in shared_pages:
+            page.goto(shared_server + path, wait_until="load")
+            for label, width, column, text_px, text in page.evaluate(_FIGURES):
+                measured += 1
+                smallest.append((text_px, path, label))
+                if width > column + 0.5:
+                    problems.append(f"/{path}: figure {label!r} is {width:.0f} px wide in a {column:.0f} px column")
+                if text_px < MIN_TEXT_PX:
+                    problems.append(f"/{path}: figure {label!r} draws {text!r} at {text_px:.1f} px")
+    finally:
+        context.close()
+    smallest.sort()
+    print(f"\n{measured} figures at 390 px; smallest text: "
+          + "; ".join(f"{px:.1f} px /{p} {label[:20]}" for px, p, label in smallest[:3]))  # fmt: skip
+    assert measured, "no SVG figure found on any page"
+    assert not problems, "\n".join(problems)
+
+
+# [formula start, overflows, scroll cue] for every display formula on the page.
+_FORMULAS = with_helpers("""
+() => {
+  /* helpers */
+  return [...document.querySelectorAll("article div.arithmatex")].map(box => {
+    reveal(box);
+    const style = getComputedStyle(box);
+    const cue = style.backgroundImage.includes("gradient") && style.backgroundAttachment.includes("local")
+                && style.backgroundAttachment.includes("scroll");
+    return [box.textContent.trim().slice(0, 40), box.scrollWidth > box.clientWidth + 1, cue];
+  });
+}
+""")
+
+
+def test_display_formulas_fit_or_show_a_scroll_cue(shared_browser, shared_server, shared_pages):
+    context = shared_browser.new_context(viewport=PHONE, locale="ja-JP")
+    page = context.new_page()
+    problems, formulas, wide = [], 0, 0
+    try:
+        for path in shared_pages:
+            page.goto(shared_server + path, wait_until="networkidle")
+            for start, overflows, cue in page.evaluate(_FORMULAS):
+                formulas += 1
+                wide += overflows
+                if overflows and not cue:
+                    problems.append(f"/{path}: formula {start!r} runs past its box with no scroll cue")
+    finally:
+        context.close()
+    print(f"\n{formulas} display formulas at 390 px, {wide} wider than their box (each with its scroll cue)")
+    assert formulas, "no display formula found on any page"
+    assert not problems, "\n".join(problems)
