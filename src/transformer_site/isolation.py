@@ -3,8 +3,9 @@
 A :class:`Guard` around the code gives it
 
 - **a time limit** of CPU time (a busy, shared machine does not make a block fail; code that waits instead is
-  stopped at ``WALL_FACTOR`` times the limit on the wall clock): past it, ``BlockTimeout`` is raised in the code (a ``BaseException``, so a snippet's
-  ``except Exception`` does not swallow it; it is raised again every second until the code stops);
+  stopped at ``WALL_FACTOR`` times the limit on the wall clock): past it, ``BlockTimeout`` is raised in the
+  code (a ``BaseException``, so a snippet's ``except Exception`` does not swallow it; it is raised again every
+  second until the code stops);
 - **its own temporary folder** (``tempfile`` uses it while the code runs) and nothing else to write to: an
   audit hook (PEP 578, ``sys.addaudithook``) refuses every ``open`` for writing and every rename, removal,
   link or new folder outside it (Python's own bytecode cache and the given tool caches excepted), as well as
