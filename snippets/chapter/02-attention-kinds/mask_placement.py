@@ -16,7 +16,7 @@ print(
     figure_html(
         mask_placement_figure(masked_before, zeroed_after, attention_kinds.MASK_WORDS),
         alt=f"文 {attention_kinds.MASK_SENTENCE} のヘッド 0 の注意の重みを 2 通りに並べたヒートマップ。"
-        "左は softmax の前にマスクを足したもので各行の和は 1。"
-        f"右は softmax の後で未来の列を 0 にしたもので、行の和は上から {', '.join(f'{s:.2f}' for s in row_sums)}。",
+        "1 つ目は softmax の前にマスクを足したもので各行の和は 1。"
+        f"2 つ目は softmax の後で未来の列を 0 にしたもので、行の和は上から {', '.join(f'{s:.2f}' for s in row_sums)}。",
     )
 )

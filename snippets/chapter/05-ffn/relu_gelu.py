@@ -14,7 +14,7 @@ x_min, y_min = activations.gelu_minimum()
 print(
     figure_html(
         relu_gelu_figure(x, values, slopes, (x_min, y_min)),
-        alt=f"ReLU と GELU の値（左）と傾き（右）。GELU は x = {x_min:.2f} で最小値 {y_min:.3f} をとり、"
+        alt=f"ReLU と GELU の値（図「値」）と傾き（図「傾き」）。GELU は x = {x_min:.2f} で最小値 {y_min:.3f} をとり、"
         "負の入力でも傾きが 0 にならない。ReLU の傾きは負の側で 0、正の側で 1。",
     )
 )
