@@ -390,7 +390,17 @@ def _format(template: str, args: list) -> str:
         raise _NoLabel from None
 
 
+# Code names that page functions take as arguments, as a student reads them in a tooltip.
+ARGUMENT_WORDS = {
+    "initial": "学習前", "learned": "学習後", "preset": "プリセット",
+    "jacobian_norm": "‖J‖₂", "d_scores_rms": "スコアに届く勾配の RMS", "saturated_fraction": "飽和した行の割合",
+    "direct": "直接", "mean": "平均", "variance": "分散", "total": "合計", "input": "入力", "output": "出力",
+}  # fmt: skip
+
+
 def _shown_argument(value) -> str:
+    if isinstance(value, str) and value in ARGUMENT_WORDS:
+        return ARGUMENT_WORDS[value]
     if isinstance(value, bool):
         return "あり" if value else "なし"
     if isinstance(value, list):  # a tuple of words, ("は", "です") → は・です, as a trace shows several words
