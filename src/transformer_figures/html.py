@@ -26,11 +26,15 @@ PHONE_MIN_TEXT_PT = 9.5
 narrower notebook output (286 px)."""
 
 
-def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None) -> str:
+def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None, phone: bool = True) -> str:
     """``<figure>`` holding ``fig`` as inline SVG (or heat tables), described by ``alt`` for screen readers.
 
     The SVG gets ``role="img"``, an ``aria-label`` and a ``<title>`` (a tooltip too); the optional caption is
     visible text under the figure. The figure is closed afterwards, so snippets do not leak memory.
+
+    ``phone=False``: no second drawing for a phone's column. For a diagram whose boxes are placed by hand (its
+    text would overflow the boxes in a narrower drawing), a phone shows the desktop drawing at its own size,
+    scrolling sideways inside the figure with a scroll cue (site.css, ``tf-figure-wide``).
     """
     alt = (alt or "").strip()
     if not alt:
@@ -41,12 +45,13 @@ def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None) 
     try:
         engine = fig.get_layout_engine()  # to_svg drops it once the layout is settled; the phone drawing reuses it
         svg = to_svg(fig, what=what)
-        phone = _phone_svg(fig, engine, what)
+        phone = _phone_svg(fig, engine, what) if phone else None
+        wide = not phone and fig.get_figwidth() > PHONE_WIDTH_IN
     finally:
         plt.close(fig)
     # Out of the search index: otherwise every heatmap's cell values become "text" a query can hit.
     # The phone drawing comes first: site.css shows it, and hides the desktop one after it, on narrow screens.
-    parts = ['<figure class="tf-figure" data-search-exclude>']
+    parts = [f'<figure class="tf-figure{" tf-figure-wide" if wide else ""}" data-search-exclude>']
     if phone is not None:
         parts.append(_labelled(phone.replace('class="tf-figure"', 'class="tf-figure tf-figure-phone"', 1), alt))
     parts.append(_labelled(svg, alt))

@@ -11,5 +11,6 @@ print(
         alt=f"Transformer の全体図。左がエンコーダ（Self-Attention と FFN を {cfg.n_layers} 層）、"
         f"右がデコーダ（Masked Self-Attention、Source-Target Attention、FFN を {cfg.n_layers} 層）。"
         "エンコーダの出力がデコーダの各層の Source-Target Attention に K と V として入り、最後に線形層と softmax。",
+        phone=False,  # boxes placed by hand: on a phone it scrolls sideways at its own size
     )
 )
