@@ -79,7 +79,7 @@ def architecture_figure(cfg: TransformerConfig) -> Figure:
     ax.text(7.6, 0.1, "出力側（ここまでの訳）", ha="center", fontsize=9)
     # the encoder's final output becomes K and V of every decoder layer's cross-attention
     _arrow(ax, (4.25, 6.3), (6.1, 5.1), connectionstyle="arc3,rad=-0.2")
-    ax.text(4.9, 6.75, "エンコーダの出力\n→ K, V", fontsize=8, ha="center")
+    ax.text(4.9, 6.75, "エンコーダの出力\n→ K, V", fontsize=8.5, ha="center")
     ax.text(
         2.3,
         9.6,

@@ -193,7 +193,7 @@ def block_flow_figure(stages: Sequence[tuple[str, str, tuple[int, ...]]]) -> Fig
         ax.text(4.0, y, text, ha="center", va="center", fontsize=9.5)
         ax.text(7.05, y + 0.08, "(" + ", ".join(str(s) for s in shape) + ")", ha="left", va="center", fontsize=10,
                 color=ACCENT[1])  # fmt: skip
-        ax.text(7.05, y - 0.2, note, ha="left", va="center", fontsize=8)
+        ax.text(7.05, y - 0.2, note, ha="left", va="center", fontsize=8.5)
     for y0, y1 in itertools.pairwise(ys):
         ax.add_patch(FancyArrowPatch((4.0, y0 - 0.3), (4.0, y1 + 0.3), arrowstyle="-|>", mutation_scale=12,
                                      color="#888888"))  # fmt: skip
