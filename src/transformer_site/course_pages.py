@@ -148,7 +148,8 @@ def path_html(page, files) -> str:
             )
         parts.append(
             f'<section class="course-path__track" data-track="{track.key}">'
-            f"<h3>{html.escape(track.title)} <small>(合計 約 {total} 分)</small></h3>"
+            f'<h3 id="path-{track.key}">{html.escape(track.title)} <small>(合計 約 {total} 分)</small>'
+            f'<a class="headerlink" href="#path-{track.key}" title="Permanent link">&para;</a></h3>'
             f'<p class="course-path__assumes"><strong>前提:</strong> {html.escape(track.assumes)}</p>'
             f'<ol class="course-path__pages">{"".join(rows)}</ol></section>'
         )

@@ -49,7 +49,9 @@ def test_the_readers_notebook_has_the_outputs_and_plain_numbers(shared_site):
     assert "{{" not in text and "checked-number" not in text  # literals, not the page's spans
     outputs = [o for cell in notebook["cells"] if cell["cell_type"] == "code" for o in cell["outputs"]]
     assert any(o.get("output_type") == "display_data" for o in outputs)
-    assert notebook["cells"][0]["source"][0].startswith("# 学習ラボ")  # its Markdown as written, for Jupyter
+    intro, setup, title = notebook["cells"][:3]  # the notebook export's intro and setup cell, then the lab
+    assert "Google Colab" in "".join(intro["source"]) and setup["metadata"]["tags"] == ["setup"]
+    assert title["source"][0].startswith("# 学習ラボ")  # its Markdown as written, for Jupyter
 
 
 @pytest.mark.parametrize("width", [1280, 390])

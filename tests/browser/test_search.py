@@ -36,7 +36,7 @@ QUERIES: dict[str, tuple[str, ...]] = {
     "ソフトマックス": ("chapter/07-training.md", "chapter/08-why-self-attention.md"),
     "埋め込み": ("notes/01-embedding.md", "chapter/01-overview.md"),
     "残差": ("chapter/06-add-norm.md", "notes/05-layernorm1.md"),
-    "勾配": ("chapter/06-add-norm.md",),
+    "勾配": ("backprop/04-sizes.md", "backprop/01-loss.md", "chapter/06-add-norm.md"),
     "分散": ("notes/05-layernorm1.md",),
     "語彙": ("chapter/09-bert-gpt.md", "chapter/07-training.md"),
     "注意": ("notes/03-attention.md",),

@@ -95,6 +95,7 @@ def _reject(expression: str, what: str) -> ExpressionError:
 # ------------------------------------------------------------------------------------------ read-only values
 
 
+_modules_at_last_check = [-1]  # len(sys.modules) after the last checked number was evaluated
 _module_ids_memo: list = []  # [names, len(names), len(sys.modules), ids]: the last answer, and what it was for
 
 
@@ -275,7 +276,9 @@ def evaluate(
     guard = isolation.Guard(
         f"{where}: {expression.strip()}", time_limit=TIME_LIMIT, baseline=_baseline(), temp_dir=False,
         process_state=False,  # the random generators, os.environ, …: unreachable from a citable name
-        check_before=False,  # between two checked numbers nothing else runs that could change the library
+        # Between two checked numbers of a build nothing else runs that could change the library; code that
+        # imported modules in between (a test, a block) may have set attributes: look before blaming this one.
+        check_before=len(sys.modules) != _modules_at_last_check[0],
     )  # fmt: skip
     failure = None
     try:
@@ -294,6 +297,7 @@ def evaluate(
         failure = f"{expression.strip()} raised {type(exc).__name__}: {message}"
     finally:
         guard.close()  # already closed by the with, unless the time limit struck on the way out
+        _modules_at_last_check[0] = len(sys.modules)
     if guard.problems:  # what it did, whether or not it also raised: a refused write, a changed state
         raise ExpressionError(f"{expression.strip()} {'; '.join(guard.problems)} (undone)")
     if failure is not None:
