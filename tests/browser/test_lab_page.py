@@ -54,6 +54,12 @@ def test_the_readers_notebook_has_the_outputs_and_plain_numbers(shared_site):
     assert title["source"][0].startswith("# 学習ラボ")  # its Markdown as written, for Jupyter
 
 
+_ALL_TYPESET = """() => {
+  const math = [...document.querySelectorAll('.jupyter-wrapper .arithmatex')];
+  return math.length > 0 && math.every(e => e.dataset.typeset === 'done');
+}"""
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_in_the_browser(shared_browser, shared_server, width):
     context = shared_browser.new_context(viewport={"width": width, "height": 900}, locale="ja-JP")
@@ -64,6 +70,12 @@ def test_in_the_browser(shared_browser, shared_server, width):
     tab.on("request", lambda r: requests.append(r.url))
     tab.goto(shared_server + PAGE, wait_until="networkidle")
     try:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout  # here: collecting needs no browser
+
+        try:  # KaTeX typesets after the load: on a busy machine that can end after the network is idle
+            tab.wait_for_function(_ALL_TYPESET, timeout=30_000)
+        except PlaywrightTimeout:
+            pass  # the assertion below reports what was left
         state = tab.evaluate(
             """() => ({
               math: [...document.querySelectorAll('.jupyter-wrapper .arithmatex')].map(e => e.dataset.typeset),
