@@ -27,7 +27,12 @@ def final_norm_reason() -> str:
 
 def post_ln_formula() -> str:
     """Which offered formula ``ops.post_ln`` computes, on a random input and a random linear sublayer."""
-    rng = np.random.default_rng(0)
+    return ln_placement_formula(ops.post_ln, seed=0)
+
+
+def ln_placement_formula(placement, seed: int) -> str:
+    """Which of the three offered formulas ``placement`` (``ops.post_ln`` or ``ops.pre_ln``) computes."""
+    rng = np.random.default_rng(seed)
     x, W = rng.standard_normal((4, 8)), rng.standard_normal((8, 8))
 
     def sublayer(a):
@@ -39,7 +44,7 @@ def post_ln_formula() -> str:
             "sum_of_norm": x + sublayer(ops.layer_norm(x)),
             "norm_then_add": ops.layer_norm(x) + sublayer(x),
         },
-        ops.post_ln(x, sublayer),
+        placement(x, sublayer),
     )
 
 

@@ -16,6 +16,7 @@ from transformer_math.configs import TRANSFORMER_BASE as BASE
 from transformer_math.configs import TRANSFORMER_BIG as BIG
 
 from .. import which
+from .add_norm_questions import ln_placement_formula
 from .attention_kinds import CROSS_M, CROSS_N, cross, mask, scaling
 from .ffn import position_wise_gap
 from .positional_encoding import rotation_error
@@ -206,20 +207,8 @@ def toy_last() -> float:
 
 
 def pre_ln_formula() -> str:
-    rng = np.random.default_rng(1)
-    x, W = rng.standard_normal((4, 8)), rng.standard_normal((8, 8))
-
-    def sublayer(a):
-        return a @ W
-
-    return which(
-        {
-            "norm_of_sum": ops.layer_norm(x + sublayer(x)),
-            "sum_of_norm": x + sublayer(ops.layer_norm(x)),
-            "norm_then_add": ops.layer_norm(x) + sublayer(x),
-        },
-        ops.pre_ln(x, sublayer),
-    )
+    """Which offered formula ``ops.pre_ln`` computes (the same three formulas as the Add & Norm page's question)."""
+    return ln_placement_formula(ops.pre_ln, seed=1)
 
 
 # ---------------------------------------------------------------------------------------------- BERT
