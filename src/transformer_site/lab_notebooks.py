@@ -283,10 +283,33 @@ def execute(notebook, lab: Lab, cwd: Path, timeout: float) -> Execution:
                     raise LabError(f"{where} ran longer than {timeout:g} s (TRANSFORMER_BLOCK_TIME_LIMIT)") from None
                 except DeadKernelError as exc:
                     raise LabError(f"{where}: the kernel died ({exc})") from None
+                cell.outputs = merged_streams(cell.outputs)
                 now = kernel_cpu()
                 cpu.append(now - last)
                 last = now
     return Execution(tuple(cpu), time.perf_counter() - start, tuple(lines))
+
+
+def merged_streams(outputs: list) -> list:
+    """``outputs`` with each run of adjacent stream outputs of one name joined into one.
+
+    A kernel sends a printed line in as many pieces as its output thread happened to flush (a busy machine splits
+    ``print("a:", b)`` in two), so without this two builds of the same lab differ byte for byte. Only adjacent
+    pieces are joined: text printed after a figure stays after it (nbclient's ``coalesce_streams`` would move it).
+    """
+    merged: list = []
+    for output in outputs:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and output.get("output_type") == "stream"
+            and last.get("output_type") == "stream"
+            and last["name"] == output["name"]
+        ):
+            last["text"] += output["text"]
+        else:
+            merged.append(output)
+    return merged
 
 
 def _last_lines(message: str, n: int = 6) -> str:

@@ -182,3 +182,23 @@ def test_prune_is_cached_on_the_content(tmp_path):
     assert lab_css.cached_prune(f"<style>{SHEET}</style>{PAGE}", tmp_path) == first
     lab_css.cached_prune(f"<style>{SHEET}</style>{PAGE}<p>more</p>", tmp_path)
     assert len(list(tmp_path.glob("css-*.json"))) == 2
+
+
+def test_a_line_the_kernel_sent_in_pieces_is_stored_as_one_output():
+    import nbformat
+
+    out = nbformat.v4.new_output
+    pieces = [
+        out("stream", name="stdout", text="現れた関係:"),
+        out("stream", name="stdout", text=" 3 / 16\n"),
+        out("stream", name="stderr", text="warning\n"),
+        out("display_data", data={"text/plain": "<Figure>"}),
+        out("stream", name="stdout", text="after the figure\n"),
+    ]
+    merged = lab_notebooks.merged_streams(pieces)
+    assert [(o["output_type"], o.get("name"), o.get("text")) for o in merged] == [
+        ("stream", "stdout", "現れた関係: 3 / 16\n"),
+        ("stream", "stderr", "warning\n"),
+        ("display_data", None, None),
+        ("stream", "stdout", "after the figure\n"),
+    ]
