@@ -3,7 +3,8 @@
 #   bash scripts/test.sh [pytest args]        the whole suite: ruff, math with the PyTorch cross-check, doc values,
 #                                             strict builds, notebooks, browser (what CI runs: .ci/run)
 #   bash scripts/test.sh fast [pytest args]   the edit loop's tier: ruff, math, doc values (checked numbers,
-#                                             questions, labels), lint, figures; no build, no browser, no torch
+#                                             questions, labels), lint, figures rendered once; no build, no
+#                                             browser, no torch, no repeat-to-compare determinism tests
 # Both run on TEST_JOBS workers (default 2, pytest-xdist; tests/conftest.py keeps each test file, and the tests
 # that share one built site, on one worker). TEST_JOBS=0 runs in this process.
 set -euo pipefail
@@ -28,6 +29,6 @@ fi
 if [ "$tier" = fast ]; then
   exec .venv/bin/pytest -q "${parallel[@]}" tests/math tests/docs tests/figures tests/site/test_checked_lint.py \
     --ignore tests/math/test_backward_vs_torch.py --ignore tests/math/test_block_vs_torch.py \
-    -k "not torch" "$@"
+    -k "not torch" -m "not repeat" "$@"
 fi
 exec .venv/bin/pytest -q "${parallel[@]}" "$@"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import runpy
@@ -19,16 +20,17 @@ from transformer_pages.chapter import add_norm, attention_kinds, multi_head
 ROOT = Path(__file__).resolve().parents[2]
 SNIPPETS = sorted(ROOT.glob("snippets/chapter/0[1-6]-*/*.py"))
 
-MASK, PADDING, CROSS = attention_kinds.mask(), attention_kinds.padding(), attention_kinds.cross()
+# Computed when a test first asks (not at import: every pytest worker imports this file, one runs it).
+MASK, PADDING, CROSS = map(functools.cache, (attention_kinds.mask, attention_kinds.padding, attention_kinds.cross))
 
 
 # What each page's snippet computes and hands to the helper.
 def mask():
-    return chapter_figs.mask_placement_figure(MASK.masked_before, MASK.zeroed_after, attention_kinds.MASK_WORDS)
+    return chapter_figs.mask_placement_figure(MASK().masked_before, MASK().zeroed_after, attention_kinds.MASK_WORDS)
 
 
 def padding():
-    return chapter_figs.padding_figure(PADDING.weights, PADDING.weights_unmasked, PADDING.valid)
+    return chapter_figs.padding_figure(PADDING().weights, PADDING().weights_unmasked, PADDING().valid)
 
 
 def offset():
@@ -55,7 +57,7 @@ def head_cost_rows():
 HEAT_FIGURES = {
     "mask": (mask, "softmax の前にマスク"),
     "padding": (padding, "パディングマスクあり"),
-    "cross_heads": (lambda: chapter_figs.cross_heads_figure(CROSS.attn), "ヘッド 7"),
+    "cross_heads": (lambda: chapter_figs.cross_heads_figure(CROSS().attn), "ヘッド 7"),
 }
 FIGURES = {
     "architecture": (lambda: chapter_figs.architecture_figure(TRANSFORMER_BASE), "エンコーダ"),
@@ -66,14 +68,26 @@ FIGURES = {
 }
 
 
-@pytest.mark.parametrize("name", FIGURES)
-def test_figure_keeps_japanese_as_text_and_is_deterministic(name):
-    make, japanese = FIGURES[name]
-    first, second = to_svg(make(), what=name), to_svg(make(), what=name)
+@functools.cache
+def _first_render(name: str) -> str:
+    """One render per figure and process, shared by the tests below (the fast tier renders each figure once)."""
+    svg = to_svg(FIGURES[name][0](), what=name)
     plt.close("all")
-    assert first == second
-    texts = "".join(re.findall(r"<text[^>]*>([^<]*)</text>", first))
-    assert japanese in html.unescape(texts)
+    return svg
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_figure_keeps_japanese_as_text(name):
+    texts = "".join(re.findall(r"<text[^>]*>([^<]*)</text>", _first_render(name)))
+    assert FIGURES[name][1] in html.unescape(texts)
+
+
+@pytest.mark.repeat
+@pytest.mark.parametrize("name", FIGURES)
+def test_figure_is_deterministic(name):
+    again = to_svg(FIGURES[name][0](), what=name)
+    plt.close("all")
+    assert again == _first_render(name)
 
 
 @pytest.mark.parametrize("name", HEAT_FIGURES)
@@ -85,14 +99,14 @@ def test_heat_figure_is_deterministic_and_titled_in_japanese(name):
 
 
 def test_weight_tables_print_the_experiment_weights():
-    figure = chapter_figs.cross_heads_figure(CROSS.attn)
-    assert isinstance(figure, HeatFigure) and len(figure.tables) == CROSS.attn.shape[0]
-    for table, weights in zip(figure.tables, CROSS.attn, strict=True):
+    figure = chapter_figs.cross_heads_figure(CROSS().attn)
+    assert isinstance(figure, HeatFigure) and len(figure.tables) == CROSS().attn.shape[0]
+    for table, weights in zip(figure.tables, CROSS().attn, strict=True):
         assert table.printed == [[f"{w:.2f}" for w in row] for row in weights]
     padding_fig = padding()
     assert [t.matrix.tolist() for t in padding_fig.tables] == [
-        PADDING.weights.tolist(),
-        PADDING.weights_unmasked.tolist(),
+        PADDING().weights.tolist(),
+        PADDING().weights_unmasked.tolist(),
     ]
 
 
@@ -104,12 +118,12 @@ def test_architecture_figure_writes_the_config_sizes():
 
 def test_mask_figure_prints_the_row_sums_of_experiments():
     wrong = mask().tables[1]
-    assert wrong.row_notes == tuple(f"和 {s:.2f}" for s in MASK.row_sums_zeroed)
-    assert f'<th class="n">和 {MASK.row_sums_zeroed[0]:.2f}</th>' in wrong.to_html()
+    assert wrong.row_notes == tuple(f"和 {s:.2f}" for s in MASK().row_sums_zeroed)
+    assert f'<th class="n">和 {MASK().row_sums_zeroed[0]:.2f}</th>' in wrong.to_html()
 
 
 def test_cross_shapes_table_reads_the_computed_shapes():
-    table = chapter_figs.cross_shapes_table(CROSS.shapes)
+    table = chapter_figs.cross_shapes_table(CROSS().shapes)
     h, n, m = TRANSFORMER_BASE.n_heads, attention_kinds.CROSS_N, attention_kinds.CROSS_M
     assert f"<td>{h} × {n} × {m}</td>" in table  # scores
     assert f"<td>{n} × {TRANSFORMER_BASE.d_model}</td>" in table  # output

@@ -40,6 +40,7 @@ print(to_svg(fig), end="")
 """
 
 
+@pytest.mark.repeat
 def test_svg_is_byte_identical_across_processes():
     here = to_svg(_heatmap_figure())
     outputs = {

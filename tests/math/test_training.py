@@ -18,6 +18,7 @@ def run() -> training.TrainingRun:
     return training.default_run()
 
 
+@pytest.mark.repeat
 def test_two_runs_give_the_same_numbers_bit_for_bit():
     a, b = training.train(steps=SHORT), training.train(steps=SHORT)
     np.testing.assert_array_equal(a.losses, b.losses)
