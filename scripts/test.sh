@@ -31,4 +31,4 @@ if [ "$tier" = fast ]; then
     --ignore tests/math/test_backward_vs_torch.py --ignore tests/math/test_block_vs_torch.py \
     -k "not torch" -m "not repeat" "$@"
 fi
-exec .venv/bin/pytest -q "${parallel[@]}" "$@"
+exec .venv/bin/pytest -q "${parallel[@]}" --durations=25 "$@"  # the slowest tests, for whoever speeds the suite up
