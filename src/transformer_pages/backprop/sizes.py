@@ -44,10 +44,20 @@ def ratio(after: str, before: str) -> float:
     return n[after] / n[before]
 
 
-def n_examples_where(after: str, before: str, smaller: bool = True) -> int:
-    """Of the 40 examples, in how many ‖∂L/∂after‖ < ‖∂L/∂before‖ (``smaller``) or > (not ``smaller``)."""
-    a, b = all_norms()[:, STAGES.index(after)], all_norms()[:, STAGES.index(before)]
-    return int(np.sum(a < b) if smaller else np.sum(a > b))
+def _stage_norms(after: str, before: str) -> tuple[np.ndarray, np.ndarray]:
+    return all_norms()[:, STAGES.index(after)], all_norms()[:, STAGES.index(before)]
+
+
+def n_examples_shrinking(after: str, before: str) -> int:
+    """Of the 40 examples, in how many ‖∂L/∂after‖ < ‖∂L/∂before‖: the step made the gradient smaller."""
+    a, b = _stage_norms(after, before)
+    return int(np.sum(a < b))
+
+
+def n_examples_growing(after: str, before: str) -> int:
+    """Of the 40 examples, in how many ‖∂L/∂after‖ > ‖∂L/∂before‖: the step made the gradient larger."""
+    a, b = _stage_norms(after, before)
+    return int(np.sum(a > b))
 
 
 def value_norm_at_keys(head: int) -> float:
@@ -164,7 +174,8 @@ LABELS = {
     "n_examples()": "8 文 × 5 位置の例の数",
     "n_weights()": "ブロックの重み配列の数",
     "median_norm()": "40 例での ‖{0}‖ の中央値",
-    "n_examples_where()": "{1} → {0} でノルムが減った例の数 (最後の引数が なし なら増えた例の数)",
+    "n_examples_shrinking()": "{1} → {0} でノルムが減った例の数",
+    "n_examples_growing()": "{1} → {0} でノルムが増えた例の数",
     "steps()": "T3 の行の連鎖律の段",
     "n_steps_within_bound()": "比が上限 ‖J‖₂ 以下の段の数",
     "step()": "{0} → {1} の段",
