@@ -15,25 +15,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tiny_project import REPO, build_env, run_build, write_tiny_project
+from tiny_project import JUPYTEXT_HEADER, REPO, build_env, run_build, write_tiny_project
 
 pytestmark = pytest.mark.build
 pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 
-HEADER = """---
-jupyter:
-  jupytext:
-    text_representation:
-      extension: .md
-      format_name: markdown
-      format_version: '1.3'
-  kernelspec:
-    display_name: Python 3
-    language: python
-    name: python3
----
-"""
+HEADER = JUPYTEXT_HEADER.format(language="python")
 LAB = (
     HEADER
     + """

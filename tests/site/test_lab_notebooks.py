@@ -13,6 +13,7 @@ from pathlib import Path
 
 import jupytext
 import pytest
+from tiny_project import JUPYTEXT_HEADER
 
 from transformer_site import lab_css, lab_notebooks
 from transformer_site.figure_cache import DependencyGraph, find_src_root
@@ -20,26 +21,13 @@ from transformer_site.lab_notebooks import Lab
 
 REPO = Path(__file__).resolve().parents[2]
 LAB = REPO / "docs" / "backprop" / "05-lab.md"
-HEADER = """---
-jupyter:
-  jupytext:
-    text_representation:
-      extension: .md
-      format_name: markdown
-      format_version: '1.3'
-  kernelspec:
-    display_name: Python 3
-    language: {language}
-    name: python3
----
-"""
 
 
 def test_a_lab_is_a_jupytext_page_with_a_python_kernel(tmp_path):
     assert lab_notebooks.is_lab(LAB)
     assert not lab_notebooks.is_lab(REPO / "docs" / "backprop" / "01-loss.md")
     other = tmp_path / "r.md"
-    other.write_text(HEADER.format(language="R") + "\n# R\n", encoding="utf-8")
+    other.write_text(JUPYTEXT_HEADER.format(language="R") + "\n# R\n", encoding="utf-8")
     assert not lab_notebooks.is_lab(other)
     plain_front_matter = tmp_path / "p.md"
     plain_front_matter.write_text("---\ntitle: x\n---\n\n# x\n", encoding="utf-8")
@@ -133,7 +121,8 @@ def test_the_key_follows_the_code_cells_and_the_numbers_expressions():
 def test_a_stale_number_is_refused_before_anything_runs(tmp_path):
     page = tmp_path / "stale.md"
     page.write_text(
-        HEADER.format(language="python") + "\n# x\n\n語彙は {{ 17 = preset.VOCAB_SIZE }} 語。\n", encoding="utf-8"
+        JUPYTEXT_HEADER.format(language="python") + "\n# x\n\n語彙は {{ 17 = preset.VOCAB_SIZE }} 語。\n",
+        encoding="utf-8",
     )
     lab = Lab(page, "stale.md", "docs/stale.md")
     with pytest.raises(lab_notebooks.LabError, match=r"docs/stale\.md:16: quoted 17, live 16"):

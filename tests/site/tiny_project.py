@@ -54,3 +54,19 @@ def run_build(
         command, cwd=cwd or project, env=env or build_env(), capture_output=True, text=True, timeout=timeout
     )
     return result.returncode, result.stdout + result.stderr
+
+
+# The front matter that makes a Markdown page a Jupytext notebook with a kernel of ``language`` (a lab).
+JUPYTEXT_HEADER = """---
+jupyter:
+  jupytext:
+    text_representation:
+      extension: .md
+      format_name: markdown
+      format_version: '1.3'
+  kernelspec:
+    display_name: Python 3
+    language: {language}
+    name: python3
+---
+"""
