@@ -451,7 +451,7 @@ def download_button(
     href = posixpath.relpath(notebook_uri, start or ".")
     name = posixpath.basename(notebook_uri)
     button = (
-        f'<p class="tf-notebook"><a class="md-button" href="{href}" download="{name}" '
+        f'<p class="tf-notebook" data-search-exclude><a class="md-button" href="{href}" download="{name}" '
         f'title="{title}">'
         f"ノートブックをダウンロード ({name})</a>"
     )

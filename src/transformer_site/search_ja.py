@@ -10,6 +10,10 @@ run of Japanese characters as overlapping character bigrams instead, and make th
   and ``text`` are untouched, so result previews read as before. ``lang`` becomes ``en`` with only the
   stop-word filter, so no segmenter re-cuts the bigrams and no trimmer strips Japanese characters; the
   separator also splits where Japanese meets Latin (``GELUで`` → ``gelu``, ``で``).
+- Previews: the formulas of ``text`` and ``title`` (arithmatex's ``\\(…\\)`` and ``\\[…\\]``) become Unicode
+  text with pylatexenc (``\\partial L / \\partial z`` → ``∂L / ∂z``): a result list shows text, not TeX source, and
+  what is shown is what is searched. The notebook buttons are kept out of the index at their source
+  (``data-search-exclude``, honoured by Material's search plugin).
 - Query (the search worker): Material's own step turns each Han run of the query into dictionary words.
   We replace that one expression with the same bigram cut, every bigram required (``+``):
   正規化 → ``+正規 +規化``. A page matches when it contains every bigram of the query.
@@ -21,6 +25,7 @@ found (a Material upgrade), the build fails with a message saying so instead of 
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import logging
@@ -56,6 +61,9 @@ _BIGRAM_QUERY_STEP = (
     's=>{let c=[...s];return c.length<2?s:c.slice(1).map((x,i)=>"+"+c[i]+x).join(" ")}'
 )
 _TAG = re.compile(r"<[^>]+>")
+# arithmatex (generic) writes inline math as \(…\) and display math as \[…\]
+_CODE = re.compile(r"(<code\b[^>]*>.*?</code>)", re.DOTALL)
+_MATH = re.compile(r"\\\((?P<inline>.+?)\\\)|\\\[(?P<display>.+?)\\\]", re.DOTALL)
 
 
 def bigrams(text: str) -> list[str]:
@@ -81,11 +89,30 @@ def plain_text(fragment: str) -> str:
     return html.unescape(_TAG.sub(" ", fragment))
 
 
+@functools.cache
+def _tex_as_text(tex: str) -> str:
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    text = LatexNodes2Text(math_mode="text", strict_latex_spaces=True).latex_to_text(html.unescape(tex))
+    return html.escape(" ".join(text.split()), quote=False)  # the index's text is HTML
+
+
+def math_as_text(fragment: str) -> str:
+    """``fragment`` (index HTML) with each formula as the Unicode text it reads as; code is left as written."""
+    parts = _CODE.split(fragment)  # odd parts are <code>…</code>: TeX shown as code stays TeX
+    for i in range(0, len(parts), 2):
+        parts[i] = _MATH.sub(lambda m: _tex_as_text(m.group("inline") or m.group("display")), parts[i])
+    return "".join(parts)
+
+
 def rewrite_index(index: dict) -> dict:
-    """Add the gram fields to every section and switch the config to the bigram scheme (returns ``index``)."""
+    """Formulas as text, the gram fields on every section, the config on the bigram scheme (returns ``index``)."""
     if "config" not in index or "docs" not in index:
         raise ValueError(f"search index: expected keys 'config' and 'docs', got {sorted(index)}")
     for doc in index["docs"]:
+        for field in ("title", "text"):
+            if field in doc:
+                doc[field] = math_as_text(doc[field])
         doc["title_grams"] = " ".join(bigrams(plain_text(doc.get("title", ""))))
         doc["grams"] = " ".join(bigrams(plain_text(doc.get("text", ""))))
     config = index["config"]

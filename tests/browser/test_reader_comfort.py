@@ -174,7 +174,7 @@ def test_api_pages_document_every_module_of_src(shared_site):
 def test_every_notebook_button_downloads_a_notebook(shared_site, shared_pages):
     buttons = 0
     for path in shared_pages:
-        match = re.search(r'<p class="tf-notebook"><a class="md-button" href="([^"]+)"', _html(shared_site, path))
+        match = re.search(r'<p class="tf-notebook"[^>]*><a class="md-button" href="([^"]+)"', _html(shared_site, path))
         if match is None:
             continue
         buttons += 1

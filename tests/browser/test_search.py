@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
 
-from transformer_site.search_ja import bigrams, plain_text, query_terms
+from transformer_site.search_ja import bigrams, math_as_text, plain_text, query_terms
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -188,3 +189,23 @@ def test_results_contain_the_query(search_results, shared_site: Path):
         if query.lower() not in built.read_text(encoding="utf-8").lower():
             wrong.append(f"{query} → {found[0]}")
     assert not wrong, f"first result without the query: {wrong}"
+
+
+def test_formulas_read_as_text_in_a_result_preview():
+    fragment = r"<p>勾配 \(\partial L / \partial \mathrm{ln2\_out}\) は \[ \sqrt{d_k} \] で、\(a &lt; b\)</p>"
+    assert math_as_text(fragment) == "<p>勾配 ∂L / ∂ln2_out は √(d_k) で、a &lt; b</p>"
+    assert math_as_text(r"<code>\(x\)</code> と \(x\)") == r"<code>\(x\)</code> と x"  # code stays as written
+
+
+def test_previews_show_no_tex_source_and_no_notebook_buttons(shared_site: Path):
+    """What a result list shows is the index's title and text: no TeX, and no 「ノートブックをダウンロード」 line."""
+    index = json.loads((shared_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    tex, buttons = [], []
+    for doc in index["docs"]:
+        shown = re.sub(r"<code\b.*?</code>", "", doc.get("title", "") + " " + doc.get("text", ""), flags=re.DOTALL)
+        if "\\(" in shown or "\\[" in shown or "\\mathrm" in shown or "\\partial" in shown:
+            tex.append(doc["location"])
+        if "ノートブックをダウンロード" in shown or "Colab で開く" in shown:
+            buttons.append(doc["location"])
+    assert not tex, f"TeX source in the search previews of {len(tex)} sections, e.g. {tex[:5]}"
+    assert not buttons, f"notebook buttons in the search previews of {len(buttons)} sections, e.g. {buttons[:5]}"
