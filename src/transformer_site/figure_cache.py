@@ -10,8 +10,10 @@ is the SHA-256 of
   every project module): the module's syntax tree with its docstrings removed (``ast.dump`` of the parsed
   file, which holds no comments, line numbers or formatting), so a comment, a docstring or a reflowed line
   re-renders nothing, while a changed constant, name or statement re-renders every block that imports it
-  (a block that reads source text — ``__doc__``, ``inspect.getsource`` —, or imports a module that does, is
-  keyed on the bytes of its modules instead: it shows what the syntax tree leaves out),
+  (a block that reads source text — ``x.__doc__``, ``inspect.getsource`` —, or imports a module that does, is
+  keyed on the bytes of its modules instead: it shows what the syntax tree leaves out; a module that reads
+  only its own docstring, ``__doc__``, is keyed on its own bytes. Reads are found in the code's syntax tree,
+  so a docstring that merely mentions ``inspect.getsource`` reads nothing),
 - the bytes of any project file or directory the snippet names in a string literal (``collect(["docs"])``
   reads the pages, so its output depends on them),
 - the versions of Python and of the libraries that shape the output (numpy, matplotlib, markdown-exec, torch),
@@ -49,8 +51,9 @@ CACHE_VERSION = "3"  # 2: blocks run isolated (transformer_site.executed); 3: mo
 OWN_RULES = ("figure_cache.py", "executed.py", "isolation.py", "output_checks.py")
 _DYNAMIC_IMPORT = re.compile(r"\bimportlib\.import_module\(|\bpkgutil\.iter_modules\(|\b__import__\(")
 # Code that reads source text (a docstring, a comment) shows what source_meaning leaves out: such a block, or one
-# importing a module that does, keys on the bytes of its modules instead.
-_READS_SOURCE = re.compile(r"\b__doc__\b|\binspect\.(?:getdoc|getsource|getsourcelines|getcomments)\b")
+# importing a module that does, keys on the bytes of its modules instead (see source_reads).
+_INSPECT_SOURCE = frozenset({"getdoc", "getsource", "getsourcelines", "getcomments"})
+_DECLARED_READS = re.compile(r"^# reads source of: ([\w. ]+)$", re.MULTILINE)
 _PATH_LITERAL = re.compile(r"^[\w\-]+(?:/[\w.\-]+)*/?$")
 
 
@@ -111,6 +114,7 @@ class DependencyGraph:
     _digests: dict[tuple[Path, bool], str] = field(default_factory=dict)
     _files: dict[str, Path | None] = field(default_factory=dict)
     _closures: dict[frozenset[str], list[str]] = field(default_factory=dict)
+    _reads: dict[str, str | None] = field(default_factory=dict)  # module → source_reads of its file
 
     def module_file(self, module: str) -> Path | None:
         if module not in self._files:  # memoised: a build asks about the same few dozen modules again and again
@@ -206,12 +210,58 @@ class DependencyGraph:
             self._digests[path, exact] = found
         return self._digests[path, exact]
 
-    def reads_source(self, code: str, modules: Iterable[str]) -> bool:
-        """Whether ``code`` or one of ``modules`` reads docstrings or source text (``inspect.getsource``…)."""
-        if _READS_SOURCE.search(code):
-            return True
-        files = (self.module_file(m) for m in modules)
-        return any(f is not None and _READS_SOURCE.search(f.read_text(encoding="utf-8")) for f in files)
+    def exact_modules(self, code: str, modules: Iterable[str]) -> set[str] | None:
+        """The modules to key on their bytes: ``None`` for all of them (``code`` or one of ``modules`` reads
+        another object's source text), else those that read their own docstring (see :func:`source_reads`).
+
+        A block that reads other objects' source may name the packages or modules it reads from in a comment
+        line ``# reads source of: transformer_math transformer_pages``: then only those are keyed on their
+        bytes (a comment in a module it merely imports, such as a table helper, re-renders nothing). A wrong
+        list can only make a local rebuild serve a stale block; a clean build has no cache.
+        """
+        modules = list(modules)
+        if source_reads(code) == "others":
+            declared = _DECLARED_READS.search(code)
+            if declared is None:
+                return None
+            prefixes = tuple(declared.group(1).split())
+            return {m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes)}
+        own = set()
+        for module in modules:
+            if module not in self._reads:
+                path = self.module_file(module)
+                self._reads[module] = source_reads(path.read_text(encoding="utf-8")) if path else None
+            if self._reads[module] == "others":
+                return None
+            if self._reads[module] == "own":
+                own.add(module)
+        return own
+
+
+def source_reads(code: str) -> str | None:
+    """What source text ``code`` reads: ``"others"`` (another object's docstring or source: ``f.__doc__``,
+    ``inspect.getsource``), ``"own"`` (only its module's docstring, the bare name ``__doc__``) or ``None``.
+
+    Read from the syntax tree, so words in a docstring or a comment are not reads; code that does not parse
+    counts as reading others (the safe side).
+    """
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return "others"
+    own = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "__doc__":
+            return "others"
+        if isinstance(node, ast.Attribute) and node.attr in _INSPECT_SOURCE and isinstance(node.value, ast.Name):
+            if node.value.id == "inspect":
+                return "others"
+        if isinstance(node, ast.ImportFrom) and node.module == "inspect":
+            if any(alias.name in _INSPECT_SOURCE or alias.name == "*" for alias in node.names):
+                return "others"
+        if isinstance(node, ast.Name) and node.id == "__doc__":
+            own = True
+    return "own" if own else None
 
 
 def named_paths(code: str, project_root: Path) -> list[Path]:
@@ -255,13 +305,13 @@ class FigureCache:
         h.update(f"figure-cache {CACHE_VERSION}\n{self._environment}\n".encode())
         h.update(hashlib.sha256(code.encode()).hexdigest().encode())
         modules = self.graph.closure(code)
-        exact = self.graph.reads_source(code, modules)
+        exact = self.graph.exact_modules(code, modules)  # None: every module by its bytes
         for module in modules:
             path = self.graph.module_file(module)
-            h.update(f"\n{module} {self.graph.digest(path, exact)}".encode())
+            h.update(f"\n{module} {self.graph.digest(path, exact is None or module in exact)}".encode())
         for path in named_paths(code, self.project_root):
             relative = path.relative_to(self.project_root.resolve()).as_posix()
-            h.update(f"\n{relative} {self.graph.digest(path, exact)}".encode())
+            h.update(f"\n{relative} {self.graph.digest(path, exact is None)}".encode())
         return h.hexdigest()
 
     def run(self, code: str, render: Callable[[], str], label: str = "") -> str:

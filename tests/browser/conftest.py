@@ -118,3 +118,11 @@ def site_pages(site: Path) -> list[str]:
             continue
         pages.append("" if rel == "." else rel + "/")
     return pages
+
+
+@pytest.fixture(scope="session")
+def page_walk(shared_browser, shared_server, shared_pages):
+    """Every page in every view, every registered probe run once (``tests/browser/walk.py``)."""
+    from walk import walk
+
+    return walk(shared_browser, shared_server, shared_pages)

@@ -223,6 +223,32 @@ def test_a_block_that_reads_docstrings_renders_again_when_one_changes(project):
     assert "params" not in build(project).rendered  # it does not read docstrings: same meaning, no render
 
 
+def test_a_reader_that_names_what_it_reads_ignores_comments_elsewhere(project):
+    reader = (
+        "# reads source of: transformer_math.counting\n"
+        "import inspect\nfrom transformer_figures import INK\nfrom transformer_math import counting\n"
+        "print(INK, inspect.getdoc(counting.params))\n"
+    )
+    cache = FigureCache(project, project / ".cache" / "figures", src_root=project / "src")
+    cache.run(reader, lambda: "first", label="reader")
+    edit(project, "src/transformer_figures/style.py", "# colours of the house style\n")
+    again = FigureCache(project, project / ".cache" / "figures", src_root=project / "src")
+    assert again.run(reader, lambda: "second", label="reader") == "first"  # a comment where it reads nothing
+    edit(project, "src/transformer_math/counting.py", "# a comment where it reads\n")
+    third = FigureCache(project, project / ".cache" / "figures", src_root=project / "src")
+    assert third.run(reader, lambda: "third", label="reader") == "third"
+
+
+def test_reads_of_source_are_found_in_the_code_not_in_its_words():
+    reads = figure_cache.source_reads
+    assert reads('"""Mentions inspect.getsource and __doc__ in words."""\nx = 1  # inspect.getdoc\n') is None
+    assert reads("import argparse\nargparse.ArgumentParser(description=__doc__)\n") == "own"
+    assert reads("import inspect\nprint(inspect.getsource(f))\n") == "others"
+    assert reads("from inspect import getdoc\n") == "others"
+    assert reads("print(f.__doc__)\n") == "others"
+    assert reads("def f(:\n") == "others"  # does not parse: the safe side
+
+
 def test_a_module_that_does_not_parse_is_keyed_on_its_bytes(tmp_path):
     broken = tmp_path / "broken.py"
     broken.write_text("def f(:\n")

@@ -1,4 +1,5 @@
 # What prose may cite: every name of transformer_site.citable.NAMES, listed at build time (never stale).
+# reads source of: transformer_math transformer_pages transformer_site.citable transformer_site.torch_crosscheck
 import dataclasses
 import inspect
 import re

@@ -1,0 +1,71 @@
+"""One walk over every page of the shared site in the four views a reader meets (1280 and 390 px, light and
+dark), running every registered probe on each page: a probe is a ``page.evaluate`` script (it may return a
+promise), optionally with scripts to add to the page first. Tests register probes at import and read the
+results, so several checks of every page in every view cost one visit, not one each.
+
+    FRAME = probe("frame", "() => ({...})")
+    def test_x(page_walk):
+        for view, results in page_walk.items(): ... results[FRAME] ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+VIEWS: tuple[tuple[int, str], ...] = ((1280, "light"), (1280, "dark"), (390, "light"), (390, "dark"))
+HEIGHT = {1280: 900, 390: 844}
+
+
+class View(NamedTuple):
+    path: str  # the page's URL path, "" for the index
+    width: int
+    scheme: str
+
+    def __str__(self) -> str:
+        return f"/{self.path} at {self.width} px, {self.scheme}"
+
+
+@dataclass(frozen=True)
+class Probe:
+    name: str
+    script: str
+    add_scripts: tuple[Path, ...] = ()
+
+
+PROBES: dict[str, Probe] = {}
+
+
+def probe(name: str, script: str, add_scripts: tuple[Path, ...] = ()) -> str:
+    """Register a probe (a repeated name is an error: two tests would read each other's results)."""
+    if name in PROBES and PROBES[name].script != script:
+        raise ValueError(f"browser walk: probe {name!r} is registered twice with different scripts")
+    PROBES[name] = Probe(name, script, add_scripts)
+    return name
+
+
+def walk(browser, server: str, pages: list[str]) -> dict[View, dict[str, object]]:
+    results: dict[View, dict[str, object]] = {}
+    errors: list[str] = []
+    for width, scheme in VIEWS:
+        context = browser.new_context(
+            color_scheme=scheme, viewport={"width": width, "height": HEIGHT[width]}, locale="ja-JP"
+        )
+        page = context.new_page()
+        page.on("pageerror", lambda e, w=width, s=scheme: errors.append(f"{w} {s}: {e}"))
+        try:
+            for path in pages:
+                # "load", not "networkidle": a large page can still be parsing (readyState "loading") when the
+                # network has been idle for 500 ms, and a probe would read half a page
+                page.goto(server + path, wait_until="load")
+                view = View(path, width, scheme)
+                results[view] = {}
+                for p in PROBES.values():
+                    for script in p.add_scripts:
+                        page.add_script_tag(path=str(script))
+                    results[view][p.name] = page.evaluate(p.script)
+        finally:
+            context.close()
+    assert not errors, f"uncaught exceptions while walking the site: {errors[:5]}"
+    return results
