@@ -415,7 +415,9 @@
       var cells = [];
       layoutOf(state.stage).forEach(function (layout, n) {
         var wrap = el("div", { class: "tf-heat-scroll" });
-        var tableEl = el("table", { class: "tf-heat tm-heat tm-explorer-table", "data-table": n });
+        var meta = stages.get(state.stage); // what the colours mean, as a heat table of src says it
+        var tableEl = el("table", { class: "tf-heat tm-heat tm-explorer-table", "data-table": n,
+          "data-scale": meta.scale, "data-cmap": data.palette[meta.scale].name });
         tableEl.appendChild(el("caption", null, layout.caption));
         var thead = el("thead", layout.vertical ? { class: "v" } : null);
         var hr = el("tr");
@@ -484,6 +486,10 @@
         vmax = span;
       }
       var firstOfTable = {};
+      ui.tables.querySelectorAll("table").forEach(function (t) { // the range the colours span, as a heat table says it
+        t.setAttribute("data-vmin", String(vmin));
+        t.setAttribute("data-vmax", String(vmax));
+      });
       table.cells.forEach(function (cell, n) {
         var value = values[n];
         // Write only what changed: an unchanged cell then costs the layout nothing.

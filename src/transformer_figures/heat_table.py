@@ -87,9 +87,15 @@ class HeatTable:
         corner = f'<td class="k">{html.escape(self.corner)}</td>'
         notes_column = "<td></td>" if self.row_notes else ""
         return (
-            f'<div class="tf-heat-scroll"><table class="tf-heat">{caption}<thead{vertical}><tr>{corner}{head}'
+            f'<div class="tf-heat-scroll"><table class="tf-heat" {self._scale_attributes()}>{caption}<thead{vertical}><tr>{corner}{head}'
             f"{notes_column}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
         )
+
+    def _scale_attributes(self) -> str:
+        # what the colours mean, for a reader's tools and for the test that every page speaks one colour language
+        scale = self.scale
+        return (f'data-scale="{scale.kind}" data-cmap="{html.escape(scale.cmap)}" '
+                f'data-vmin="{scale.vmin:.6g}" data-vmax="{scale.vmax:.6g}"')  # fmt: skip
 
     def _divider(self, j: int) -> str:
         return ' class="d"' if j in self.divider_before else ""

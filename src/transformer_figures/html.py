@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import math
 import re
 from collections.abc import Callable
 
@@ -13,6 +14,7 @@ from matplotlib.gridspec import GridSpec
 from matplotlib.text import Annotation, Text
 
 from .heat_table import HeatFigure
+from .phone import phone_layout
 from .svg import to_svg
 
 _tab_sets = itertools.count(1)
@@ -80,7 +82,9 @@ def _phone_svg(fig: Figure, engine, what: str) -> str | None:
     if width_in <= PHONE_WIDTH_IN:
         return None
     fig.set_layout_engine(engine)
-    fig.set_size_inches(PHONE_WIDTH_IN, height_in * _restack_for_phone(fig))
+    own_layout = phone_layout(fig)  # a figure that rearranges itself for the column (phone.set_phone_layout)
+    factor = own_layout(fig) if own_layout is not None else _restack_for_phone(fig)
+    fig.set_size_inches(PHONE_WIDTH_IN, height_in * factor)
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
             ticks = axis.get_major_ticks() + axis.get_minor_ticks()
@@ -91,7 +95,36 @@ def _phone_svg(fig: Figure, engine, what: str) -> str | None:
             text.set_fontsize(PHONE_MIN_TEXT_PT)
     _legends_above(fig)
     _annotations_inside(fig)
+    _tick_labels_apart(fig)
     return to_svg(fig, what=f"{what} (phone)")
+
+
+def _tick_labels_apart(fig: Figure) -> None:
+    """x tick labels that touch in the narrower drawing are turned upright (90°), one clear line each.
+
+    Level labels touch when their boxes meet; slanted ones when the distance between their parallel lines
+    (spacing × sin of the angle) is less than the text's height. Upright labels are left as they are.
+    """
+    fig.draw_without_rendering()  # lays the figure out at its phone size, so the extents below are final
+    for ax in fig.axes:
+        labels = [t for t in ax.xaxis.get_ticklabels() if t.get_visible() and t.get_text().strip()]
+        boxes = sorted((t.get_window_extent() for t in labels), key=lambda box: box.x0)
+        inside = [box for box in boxes if box.x1 > fig.bbox.x0 and box.x0 < fig.bbox.x1]
+        if len(inside) < 2:
+            continue
+        angle = labels[0].get_rotation() % 180
+        if angle == 90:
+            continue
+        height_px = labels[0].get_fontsize() * fig.dpi / 72
+        if angle == 0:
+            touch = any(right.x0 - left.x1 < 2.0 for left, right in itertools.pairwise(inside))
+        else:
+            spacing = min((r.x0 + r.x1 - l.x0 - l.x1) / 2 for l, r in itertools.pairwise(inside))  # noqa: E741
+            touch = spacing * abs(math.sin(math.radians(angle))) < 1.1 * height_px
+        if touch:
+            ax.tick_params(axis="x", which="both", labelrotation=90)
+            for text in ax.xaxis.get_ticklabels():
+                text.set_horizontalalignment("center")
 
 
 def _legends_above(fig: Figure) -> None:

@@ -32,10 +32,10 @@ def token_labels(words: Sequence[str]) -> list[str]:
 # ---------------------------------------------------------------------------------------------- §1
 def embedding_figure(W_E: np.ndarray) -> HeatFigure:
     """W_E (16 words × 16 named dimensions), the non-zero entries printed."""
-    # Neither signed nor a weight: a sparse non-negative table whose zeros are its background, so it keeps a
-    # light single-hue map (white = 0) rather than the weights' scale, whose 0 is its darkest colour.
-    table = heat_table(W_E, [f"{i} {w}" for i, w in enumerate(VOCAB)], DIM_LABELS, fmt="{:.1f}", cmap="Blues",
-                       vmin=0.0, vmax=3.0, corner="token id と単語 ＼ 次元 d", vertical_columns=True, hidden_zeros=True,
+    # A value added into the signed X = W_E[tokens] + W_P, not a weight: the diverging scale centred at 0, as
+    # §2 and the X decomposition colour the same rows (white = 0, so its zeros stay the background; red = +).
+    table = heat_table(W_E, [f"{i} {w}" for i, w in enumerate(VOCAB)], DIM_LABELS, fmt="{:.1f}", center=0.0,
+                       corner="token id と単語 ＼ 次元 d", vertical_columns=True, hidden_zeros=True,
                        divider_before=(8, 12))  # category | feature | identity trace  # fmt: skip
     return heat_figure(table, legend_fmt="{:.1f}")
 

@@ -15,12 +15,13 @@ from .style import DIVERGING_CMAP, SEQUENTIAL_CMAP
 
 
 def colour_map_data(cmap: str) -> dict:
-    """{"colours": N hex colours, "white_ink": N booleans}: the lookup table of ``cmap`` and the ink on each."""
+    """{"name": cmap, "colours": N hex colours, "white_ink": N booleans}: the lookup table of ``cmap`` and the
+    ink on each."""
     if cmap not in colormaps:
         raise ValueError(f"cmap must be a matplotlib colour map name, got {cmap!r}")
     colour_map = colormaps[cmap]
     rgba = colour_map(np.arange(colour_map.N))  # integer input: the table's own entries
-    return {"colours": [_hex(c) for c in rgba], "white_ink": [bool(w) for w in _needs_white_ink(rgba)]}
+    return {"name": cmap, "colours": [_hex(c) for c in rgba], "white_ink": [bool(w) for w in _needs_white_ink(rgba)]}
 
 
 def palette_data() -> dict:

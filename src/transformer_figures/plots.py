@@ -49,6 +49,11 @@ class ColourScale:
             return cls(cmap or DIVERGING_CMAP, center - span, center + span, float(center))
         return cls(cmap or SEQUENTIAL_CMAP, lo, hi if hi > lo else lo + 1e-12, None)
 
+    @property
+    def kind(self) -> str:
+        """"diverging" (signed values, centred) or "sequential" (weights, magnitudes): what its colours mean."""
+        return "sequential" if self.center is None else "diverging"
+
     def rgba(self, values) -> np.ndarray:
         """RGBA in [0, 1], shape (…, 4), of each value; values outside [vmin, vmax] take the end colours."""
         scaled = (np.asarray(values, dtype=float) - self.vmin) / (self.vmax - self.vmin)

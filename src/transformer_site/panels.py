@@ -291,7 +291,8 @@ def sdpa_panel_html(panel_id: str = "sdpa") -> str:
 <div><dt>softmax のヤコビアンの大きさ ‖∂A/∂S‖</dt><dd data-role="jacobian"></dd></div>
 <div><dt>スコアに届く勾配 ∂L/∂S の RMS</dt><dd data-role="d-scores"></dd></div>
 </dl>
-<div class="tf-heat-scroll"><table class="tf-heat tm-heat" data-role="heatmap">
+<div class="tf-heat-scroll"><table class="tf-heat tm-heat" data-role="heatmap" data-scale="sequential" data-cmap="{data["palette"]["name"]}"
+ data-vmin="0" data-vmax="1">
 <caption>attention の重み（行 = クエリ q<sub>i</sub>、列 = キー k<sub>j</sub>、各行の和は 1）</caption>
 </table></div>
 <p class="tm-hint">{_sdpa_hint()}</p>
@@ -301,21 +302,61 @@ def sdpa_panel_html(panel_id: str = "sdpa") -> str:
 """
 
 
+# Room around the curves (SVG user units) for the axes' ticks and labels; their text is 14 units on a desktop and
+# 26 on a phone (panels.css), where the plot is drawn at about half its size.
+PE_AXES_LEFT, PE_AXES_RIGHT, PE_AXES_TOP, PE_AXES_BOTTOM = 70, 24, 16, 66
+PE_POSITION_TICKS = 32  # a tick every 32 positions (0, 32, 64, 96) and one at the last
+
+
+def _pe_axes(data: dict) -> str:
+    """The plot's axes: value ticks −1, 0, +1 and position ticks, each with its label, under the curves."""
+    width, height, last = data["width"], data["height"], data["positions"] - 1
+    bottom = height - data["margin"]  # where −1 is drawn (curve_y)
+    parts = [
+        f'<line class="tm-axis-line" x1="0" x2="0" y1="0" y2="{height}"/>',
+        f'<line class="tm-axis-line" x1="0" x2="{width}" y1="{height}" y2="{height}"/>',
+    ]
+    for value in (1, 0, -1):
+        y = float(curve_y(value))
+        label = format_signed(value, 0) if value else "0"
+        grid = "tm-axis" if value == 0 else "tm-grid"
+        parts.append(f'<line class="{grid}" x1="0" x2="{width}" y1="{y:.1f}" y2="{y:.1f}"/>')
+        parts.append(f'<line class="tm-tick" x1="-6" x2="0" y1="{y:.1f}" y2="{y:.1f}"/>')
+        parts.append(f'<text class="tm-tick-label" x="-10" y="{y:.1f}" text-anchor="end" dominant-baseline="middle">'
+                     f"{html.escape(label)}</text>")  # fmt: skip
+    for pos in [*range(0, last, PE_POSITION_TICKS), last]:
+        x = float(curve_x(pos))
+        parts.append(f'<line class="tm-tick" x1="{x:.1f}" x2="{x:.1f}" y1="{height}" y2="{height + 6}"/>')
+        anchor = "end" if pos == last else "middle"
+        parts.append(f'<text class="tm-tick-label" x="{x:.1f}" y="{height + 10}" text-anchor="{anchor}" '
+                     f'dominant-baseline="hanging">{pos}</text>')  # fmt: skip
+    parts.append(f'<text class="tm-axis-label" x="{width / 2:.1f}" y="{height + PE_AXES_BOTTOM - 4}" '
+                 'text-anchor="middle">位置 pos</text>')  # fmt: skip
+    middle = (float(curve_y(1)) + bottom) / 2
+    parts.append(f'<text class="tm-axis-label" transform="translate({4 - PE_AXES_LEFT} {middle:.1f}) rotate(-90)" '
+                 'text-anchor="middle" dominant-baseline="hanging">値</text>')  # fmt: skip
+    return "\n".join(parts)
+
+
 def pe_panel_html(panel_id: str = "pe") -> str:
     """Positional-encoding panel: i and pos sliders, the sin (solid) and cos (dashed) waves, values, wavelength."""
     p = _check_id(panel_id)
     data = pe_data()
     return f"""<div class="tm-panel" data-tm-panel="pe" id="{p}">
 <div class="tm-controls">
+<div class="tm-row">
 <label for="{p}-i">次元の組 i <output id="{p}-i-out" for="{p}-i" data-role="i-out">0</output></label>
 <input type="range" id="{p}-i" data-role="i" min="0" max="{data["d_model"] // 2 - 1}" step="1" value="0">
+</div>
+<div class="tm-row">
 <label for="{p}-pos">位置 pos <output id="{p}-pos-out" for="{p}-pos" data-role="pos-out">0</output></label>
 <input type="range" id="{p}-pos" data-role="pos" min="0" max="{data["positions"] - 1}" step="1" value="0">
 </div>
-<svg class="tm-pe-plot" viewBox="-4 0 {data["width"] + 8} {data["height"]}" role="img"
- aria-labelledby="{p}-plot-title">
+</div>
+<svg class="tm-pe-plot" viewBox="{-PE_AXES_LEFT} {-PE_AXES_TOP} {data["width"] + PE_AXES_LEFT + PE_AXES_RIGHT} {data["height"] + PE_AXES_TOP + PE_AXES_BOTTOM}"
+ role="img" aria-labelledby="{p}-plot-title">
 <title id="{p}-plot-title">位置 0〜{data["positions"] - 1} での sin（実線）と cos（破線）の波と、選んだ位置の点</title>
-<line class="tm-axis" x1="0" x2="{data["width"]}" y1="{data["height"] / 2}" y2="{data["height"] / 2}"/>
+{_pe_axes(data)}
 <path class="tm-sin" data-role="sin-path" d=""/>
 <path class="tm-cos" data-role="cos-path" d=""/>
 <line class="tm-cursor" data-role="cursor" x1="0" x2="0" y1="0" y2="{data["height"]}"/>

@@ -135,6 +135,45 @@ def test_pe_controls_show_src_values(page, i: int, pos: int) -> None:
     assert x == pytest.approx(pos / (tryit.PE_POSITIONS - 1) * pe_data()["width"], abs=0.05)
 
 
+_PE_LAYOUT = """
+root => {
+  const box = el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const rows = [...root.querySelectorAll(".tm-controls > .tm-row")].map(row =>
+    [row.querySelector("label").textContent.trim().slice(0, 6), box(row.querySelector("label")), box(row.querySelector("input"))]);
+  const plot = root.querySelector(".tm-pe-plot");
+  const texts = [...plot.querySelectorAll("text")].map(t => {
+    const m = t.getScreenCTM();
+    return [t.textContent, Math.hypot(m.a, m.b) * parseFloat(getComputedStyle(t).fontSize), box(t)];
+  });
+  return {rows, plot: box(plot), texts};
+}
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_pe_panel_gives_each_control_its_row_and_the_plot_labelled_axes(browser, base_url, width) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="ja-JP")
+    tab = context.new_page()
+    try:
+        tab.goto(base_url + PAGE, wait_until="networkidle")
+        layout = tab.locator('[data-tm-panel="pe"]').evaluate(_PE_LAYOUT)
+    finally:
+        context.close()
+    (i_name, i_label, i_input), (pos_name, pos_label, pos_input) = layout["rows"]
+    assert i_name.startswith("次元の組") and pos_name.startswith("位置 pos"), layout["rows"]
+    assert pos_label[1] >= max(i_label[3], i_input[3]) - 0.5, "the pos label sits on the row of the i slider"
+    assert i_label[3] > i_input[1] and i_input[3] > i_label[1], "the i label is not on the row of its slider"
+    texts = {text: (px, box) for text, px, box in layout["texts"]}
+    last = tryit.PE_POSITIONS - 1
+    expected = ["+1", "0", "−1", *[str(p) for p in [*range(0, last, 32), last]], "位置 pos", "値"]
+    assert set(expected) <= set(texts), f"the plot's axes lack {sorted(set(expected) - set(texts))}"
+    small = {text: round(px, 1) for text, (px, _box) in texts.items() if px < 11}
+    assert not small, f"axis text under 11 px at {width} px: {small}"
+    left, top, right, bottom = layout["plot"]
+    outside = [t for t, (_px, b) in texts.items() if b[0] < left - 0.5 or b[2] > right + 0.5 or b[3] > bottom + 0.5]
+    assert not outside, f"axis text cut off by the plot's box: {outside}"
+
+
 # ------------------------------------------------------------ the explorer: the kernel in the page
 
 
