@@ -87,7 +87,8 @@ class HeatTable:
         corner = f'<td class="k">{html.escape(self.corner)}</td>'
         notes_column = "<td></td>" if self.row_notes else ""
         return (
-            f'<div class="tf-heat-scroll"><table class="tf-heat" {self._scale_attributes()}>{caption}<thead{vertical}><tr>{corner}{head}'
+            f'<div class="tf-heat-scroll"><table class="tf-heat" {self._scale_attributes()}>'
+            f"{caption}<thead{vertical}><tr>{corner}{head}"
             f"{notes_column}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
         )
 

@@ -119,7 +119,7 @@ def _tick_labels_apart(fig: Figure) -> None:
         if angle == 0:
             touch = any(right.x0 - left.x1 < 2.0 for left, right in itertools.pairwise(inside))
         else:
-            spacing = min((r.x0 + r.x1 - l.x0 - l.x1) / 2 for l, r in itertools.pairwise(inside))  # noqa: E741
+            spacing = min((r.x0 + r.x1 - l.x0 - l.x1) / 2 for l, r in itertools.pairwise(inside))
             touch = spacing * abs(math.sin(math.radians(angle))) < 1.1 * height_px
         if touch:
             ax.tick_params(axis="x", which="both", labelrotation=90)

@@ -291,8 +291,8 @@ def sdpa_panel_html(panel_id: str = "sdpa") -> str:
 <div><dt>softmax のヤコビアンの大きさ ‖∂A/∂S‖</dt><dd data-role="jacobian"></dd></div>
 <div><dt>スコアに届く勾配 ∂L/∂S の RMS</dt><dd data-role="d-scores"></dd></div>
 </dl>
-<div class="tf-heat-scroll"><table class="tf-heat tm-heat" data-role="heatmap" data-scale="sequential" data-cmap="{data["palette"]["name"]}"
- data-vmin="0" data-vmax="1">
+<div class="tf-heat-scroll"><table class="tf-heat tm-heat" data-role="heatmap" data-scale="sequential"
+ data-cmap="{data["palette"]["name"]}" data-vmin="0" data-vmax="1">
 <caption>attention の重み（行 = クエリ q<sub>i</sub>、列 = キー k<sub>j</sub>、各行の和は 1）</caption>
 </table></div>
 <p class="tm-hint">{_sdpa_hint()}</p>
@@ -353,7 +353,8 @@ def pe_panel_html(panel_id: str = "pe") -> str:
 <input type="range" id="{p}-pos" data-role="pos" min="0" max="{data["positions"] - 1}" step="1" value="0">
 </div>
 </div>
-<svg class="tm-pe-plot" viewBox="{-PE_AXES_LEFT} {-PE_AXES_TOP} {data["width"] + PE_AXES_LEFT + PE_AXES_RIGHT} {data["height"] + PE_AXES_TOP + PE_AXES_BOTTOM}"
+<svg class="tm-pe-plot" viewBox="{-PE_AXES_LEFT} {-PE_AXES_TOP} {data["width"] + PE_AXES_LEFT + PE_AXES_RIGHT}
+ {data["height"] + PE_AXES_TOP + PE_AXES_BOTTOM}"
  role="img" aria-labelledby="{p}-plot-title">
 <title id="{p}-plot-title">位置 0〜{data["positions"] - 1} での sin（実線）と cos（破線）の波と、選んだ位置の点</title>
 {_pe_axes(data)}

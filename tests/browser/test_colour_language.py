@@ -12,6 +12,7 @@ import colorsys
 
 import pytest
 from page_scripts import with_helpers
+from walk import probe
 
 from transformer_figures.style import DIVERGING_CMAP, SEQUENTIAL_CMAP
 
@@ -21,7 +22,7 @@ CMAPS = {"diverging": DIVERGING_CMAP, "sequential": SEQUENTIAL_CMAP}
 RED, BLUE, YELLOW_GREEN = "red", "blue", "yellow-green"
 
 # [kind, scale, cmap, [vmin, vmax], caption, [value, rgb] of the largest and of the smallest cell] per table
-_TABLES = with_helpers("""
+_TABLES = probe("heat-table-colours", views=((1280, "light"), (1280, "dark")), script=with_helpers("""
 () => {
   /* helpers */
   const out = [];
@@ -43,7 +44,7 @@ _TABLES = with_helpers("""
   }
   return out;
 }
-""")
+"""))
 
 
 def hue_family(rgb) -> str | None:
@@ -85,22 +86,16 @@ def _problems(where: str, table) -> list[str]:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_same_sign_same_hue_on_every_heat_table(shared_browser, shared_server, shared_pages, scheme):
-    context = shared_browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900}, locale="ja-JP")
-    page = context.new_page()
+def test_same_sign_same_hue_on_every_heat_table(page_walk, scheme):
     problems, seen = [], {}
-    try:
-        # the explorer opens on the weights (sequential); a signed stage shows its diverging tables
-        for path in [*shared_pages, "tryit/?stage=residual1"]:
-            page.goto(shared_server + path, wait_until="networkidle")
-            if page.locator('[data-tm-panel="explorer"]').count():  # its tables come once its kernel has run
-                page.wait_for_selector('[data-tm-panel="explorer"][data-tm-ready="1"]')
-            for table in page.evaluate(_TABLES):
-                kind, scale = table[0], table[1]
-                seen[(kind, scale)] = seen.get((kind, scale), 0) + 1
-                problems += _problems("/" + path, table)
-    finally:
-        context.close()
+    # the explorer opens on the weights (sequential); the walk also opens it on a signed stage (diverging)
+    for view, results in page_walk.items():
+        if (view.width, view.scheme) != (1280, scheme):
+            continue
+        for table in results[_TABLES]:
+            kind, scale = table[0], table[1]
+            seen[(kind, scale)] = seen.get((kind, scale), 0) + 1
+            problems += _problems("/" + view.path, table)
     print(f"\n{scheme}: " + ", ".join(f"{n} {kind} ({scale})" for (kind, scale), n in sorted(seen.items())))
     for needed in [("heat table", "diverging"), ("heat table", "sequential"), ("panel heatmap", "sequential")]:
         assert needed in seen, f"no {needed[0]} with a {needed[1]} scale found on any page: {sorted(seen)}"
@@ -111,12 +106,14 @@ def test_same_sign_same_hue_on_every_heat_table(shared_browser, shared_server, s
 
 # [caption, cell text, text left/right, frame's inner left/right] of every framed cell whose digits reach into
 # its frame (the frame and its white ring take 4 px inside the cell, site.css)
-_FRAMES = with_helpers("""
+_FRAMES = probe("heat-table-frames", views=((1280, "light"), (390, "light")), script=with_helpers("""
 () => {
   /* helpers */
   const FRAME_PX = 4;
   const out = [];
-  for (const td of document.querySelectorAll("article table.tf-heat td.f, article table.tf-heat td.fd, article table.tf-heat td.c")) {
+  const framed = document.querySelectorAll(
+    "article table.tf-heat td.f, article table.tf-heat td.fd, article table.tf-heat td.c");
+  for (const td of framed) {
     reveal(td);
     if (!td.textContent.trim()) continue;
     const range = document.createRange();
@@ -126,28 +123,25 @@ _FRAMES = with_helpers("""
     const left = cell.left + FRAME_PX, right = cell.right - FRAME_PX;
     if (text.left < left - 0.5 || text.right > right + 0.5) {
       const caption = td.closest("table").caption;
-      out.push([(caption ? caption.textContent : "").slice(0, 30), td.textContent.trim(), text.left, text.right, left, right]);
+      out.push([(caption ? caption.textContent : "").slice(0, 30), td.textContent.trim(),
+                text.left, text.right, left, right]);
     }
   }
-  return [document.querySelectorAll("article table.tf-heat td.f, article table.tf-heat td.fd, article table.tf-heat td.c").length, out];
+  return [framed.length, out];
 }
-""")
+"""))
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_a_frame_never_covers_the_digits_it_frames(shared_browser, shared_server, shared_pages, width):
-    context = shared_browser.new_context(viewport={"width": width, "height": 900}, locale="ja-JP")
-    page = context.new_page()
+def test_a_frame_never_covers_the_digits_it_frames(page_walk, width):
     problems, framed = [], 0
-    try:
-        for path in shared_pages:
-            page.goto(shared_server + path, wait_until="load")
-            count, covered = page.evaluate(_FRAMES)
-            framed += count
-            problems += [f"/{path}: {caption!r} {text!r} spans {a:.1f}–{b:.1f} px, inside the frame {lo:.1f}–{hi:.1f}"
-                         for caption, text, a, b, lo, hi in covered]  # fmt: skip
-    finally:
-        context.close()
+    for view, results in page_walk.items():
+        if (view.width, view.scheme) != (width, "light"):
+            continue
+        count, covered = results[_FRAMES]
+        framed += count
+        problems += [f"/{view.path}: {caption!r} {text!r} spans {a:.1f}–{b:.1f} px, inside the frame {lo:.1f}–{hi:.1f}"
+                     for caption, text, a, b, lo, hi in covered]  # fmt: skip
     print(f"\n{framed} framed cells at {width} px")
     assert framed, "no framed cell found on any page"
     assert not problems, "\n".join(problems)

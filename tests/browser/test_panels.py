@@ -139,7 +139,8 @@ _PE_LAYOUT = """
 root => {
   const box = el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   const rows = [...root.querySelectorAll(".tm-controls > .tm-row")].map(row =>
-    [row.querySelector("label").textContent.trim().slice(0, 6), box(row.querySelector("label")), box(row.querySelector("input"))]);
+    [row.querySelector("label").textContent.trim().slice(0, 6), box(row.querySelector("label")),
+     box(row.querySelector("input"))]);
   const plot = root.querySelector(".tm-pe-plot");
   const texts = [...plot.querySelectorAll("text")].map(t => {
     const m = t.getScreenCTM();
@@ -159,7 +160,7 @@ def test_pe_panel_gives_each_control_its_row_and_the_plot_labelled_axes(browser,
         layout = tab.locator('[data-tm-panel="pe"]').evaluate(_PE_LAYOUT)
     finally:
         context.close()
-    (i_name, i_label, i_input), (pos_name, pos_label, pos_input) = layout["rows"]
+    (i_name, i_label, i_input), (pos_name, pos_label, _pos_input) = layout["rows"]
     assert i_name.startswith("次元の組") and pos_name.startswith("位置 pos"), layout["rows"]
     assert pos_label[1] >= max(i_label[3], i_input[3]) - 0.5, "the pos label sits on the row of the i slider"
     assert i_label[3] > i_input[1] and i_input[3] > i_label[1], "the i label is not on the row of its slider"
@@ -169,7 +170,7 @@ def test_pe_panel_gives_each_control_its_row_and_the_plot_labelled_axes(browser,
     assert set(expected) <= set(texts), f"the plot's axes lack {sorted(set(expected) - set(texts))}"
     small = {text: round(px, 1) for text, (px, _box) in texts.items() if px < 11}
     assert not small, f"axis text under 11 px at {width} px: {small}"
-    left, top, right, bottom = layout["plot"]
+    left, _top, right, bottom = layout["plot"]
     outside = [t for t, (_px, b) in texts.items() if b[0] < left - 0.5 or b[2] > right + 0.5 or b[3] > bottom + 0.5]
     assert not outside, f"axis text cut off by the plot's box: {outside}"
 

@@ -32,16 +32,26 @@ class Probe:
     name: str
     script: str
     add_scripts: tuple[Path, ...] = ()
+    views: tuple[tuple[int, str], ...] = VIEWS  # the (width, scheme) it runs in
+
+
+# Pages visited besides every page of the site: the explorer opened on a signed stage (its diverging tables).
+EXTRA_PATHS = ("tryit/?stage=residual1",)
+# A page is read once these are gone: the explorer's tables come once its kernel has run.
+_UNSETTLED = '[data-tm-panel="explorer"]:not([data-tm-ready="1"])'
 
 
 PROBES: dict[str, Probe] = {}
 
 
-def probe(name: str, script: str, add_scripts: tuple[Path, ...] = ()) -> str:
+def probe(name: str, script: str, add_scripts: tuple[Path, ...] = (), views=VIEWS) -> str:
     """Register a probe (a repeated name is an error: two tests would read each other's results)."""
     if name in PROBES and PROBES[name].script != script:
         raise ValueError(f"browser walk: probe {name!r} is registered twice with different scripts")
-    PROBES[name] = Probe(name, script, add_scripts)
+    unknown = [v for v in views if v not in VIEWS]
+    if unknown:
+        raise ValueError(f"browser walk: probe {name!r} asks for views {unknown}, not among {VIEWS}")
+    PROBES[name] = Probe(name, script, tuple(add_scripts), tuple(views))
     return name
 
 
@@ -55,13 +65,16 @@ def walk(browser, server: str, pages: list[str]) -> dict[View, dict[str, object]
         page = context.new_page()
         page.on("pageerror", lambda e, w=width, s=scheme: errors.append(f"{w} {s}: {e}"))
         try:
-            for path in pages:
+            for path in [*pages, *EXTRA_PATHS]:
                 # "load", not "networkidle": a large page can still be parsing (readyState "loading") when the
                 # network has been idle for 500 ms, and a probe would read half a page
                 page.goto(server + path, wait_until="load")
+                page.wait_for_function(f"!document.querySelector({_UNSETTLED!r})")
                 view = View(path, width, scheme)
                 results[view] = {}
                 for p in PROBES.values():
+                    if (width, scheme) not in p.views:
+                        continue
                     for script in p.add_scripts:
                         page.add_script_tag(path=str(script))
                     results[view][p.name] = page.evaluate(p.script)

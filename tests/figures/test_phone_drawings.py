@@ -8,13 +8,12 @@ import itertools
 
 import pytest
 from matplotlib.text import Text
+from test_scale_figs import label_smoothing, noam
 
 from transformer_figures import figure_html, scale_figs
 from transformer_figures.html import PHONE_WIDTH_IN
 from transformer_figures.notes_attention_figs import positional_periods_figure
 from transformer_math import configs, counting, ops
-
-from test_scale_figs import label_smoothing, noam
 
 
 def rough_vs_exact():
@@ -67,7 +66,8 @@ def test_phone_drawing_keeps_every_text_inside_and_apart(name):
         (a, b)
         for (a, box_a), (b, box_b) in itertools.combinations(texts, 2)
         if box_a.width and box_b.width and box_a.overlaps(box_b)
-        and min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0) > 1 and min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0) > 1
+        and min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0) > 1
+        and min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0) > 1
     ]  # fmt: skip
     assert not overlapping, f"{name}: texts drawn over each other: {overlapping[:5]}"
 
