@@ -18,7 +18,7 @@
   ];
 
   function overflows(box) {
-    return box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+    return box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight; // as axe (and the browser) count it
   }
 
   function nameOf(box, kind) {
@@ -59,6 +59,9 @@
   });
   document.addEventListener("toggle", soon, true); // a <details> opened: what it holds now has a size
   document.addEventListener("change", soon, true); // a tab selected (Material's tabs are radio inputs)
+  // a formula's width is final only once KaTeX's web fonts have loaded
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(soon);
+  window.addEventListener("load", soon);
   if (typeof document$ !== "undefined") document$.subscribe(soon);
   else document.addEventListener("DOMContentLoaded", soon);
 })();
