@@ -277,9 +277,20 @@
     });
   }
 
+  // An option that is only a formula has no name axe (or an older screen reader) computes from its <label>:
+  // KaTeX's MathML is not name-from-content. Each radio is named by its option's text as optionText reads it.
+  function nameOptions(exercise) {
+    exercise.querySelectorAll(".exercise-option").forEach(function (option) {
+      var input = option.querySelector("input");
+      var name = optionText(option);
+      if (input && name) input.setAttribute("aria-label", name);
+    });
+  }
+
   function setUp() {
     var questions = exercisesOf(document);
     if (!questions.length) return;
+    questions.forEach(nameOptions);
     var data = load();
     state.data = data;
     questions.forEach(function (exercise) {
