@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.build]
+# Its own pytest-xdist group (tests/conftest.py keeps an explicit group): axe takes minutes over the whole site,
+# so it runs on the other worker, beside the tests that share the first worker's build, at the cost of a second
+# build of the site there.
+pytestmark = [pytest.mark.browser, pytest.mark.build, pytest.mark.xdist_group("axe")]
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
