@@ -27,7 +27,8 @@ def test_a_heat_table_that_scrolls_on_a_phone_takes_focus_and_scrolls_with_arrow
         open_page(page, shared_server + "backprop/02-output-ffn/")
         box_id = page.evaluate(_FIRST_OVERFLOWING_HEAT_TABLE)
         assert box_id, (
-            "no heat table of the output-FFN backprop page overflows its box at 390 px: the test has nothing to press on"
+            "no heat table of the output-FFN backprop page overflows its box at 390 px: "
+            "the test has nothing to press on"
         )
         box = page.locator(f"#{box_id}")
         assert box.get_attribute("tabindex") == "0"
