@@ -7,8 +7,8 @@ One table, :data:`TERMS`, read by two things that must not disagree: the glossar
 Each term has:
 
 - ``headword``: how the glossary lists it;
-- ``reading``: its reading in hiragana (for the 五十音 order; empty for a headword that starts in Latin letters, which is
-  sorted alphabetically and listed before the kana);
+- ``reading``: its reading in hiragana (for the 五十音 order; empty for a headword that starts in Latin letters,
+  which is sorted alphabetically and listed before the kana);
 - ``forms``: the spellings that occur in the prose, each wrapped on its page (the headword is one of them unless
   it only exists in formulas). A form in Latin letters only matches as a whole word; a form in katakana only
   matches when no katakana touches it (ヘッド is not found inside マルチヘッド);
@@ -59,8 +59,8 @@ TERMS: tuple[Term, ...] = (
          "埋め込みの次元のうち、美しさ・大きさ・書物・人気度を表すもの。当てはまる語にだけ値が入る。",
          "notes/01-embedding.md#w_e"),
     Term("識別の痕跡", "しきべつのこんせき", ("識別の痕跡",),
-         "埋め込みの最後の 4 つの次元のどれか 1 つに、語の id で決めて置いた小さな値。同じカテゴリの語 (これ と それ など) が"
-         "まったく同じベクトルにならないようにするためのもの。",
+         "埋め込みの最後の 4 つの次元のどれか 1 つに、語の id で決めて置いた小さな値。"
+         "同じカテゴリの語 (これ と それ など) がまったく同じベクトルにならないようにするためのもの。",
          "notes/01-embedding.md#w_e"),
     Term("検出器", "けんしゅつき", ("検出器ニューロン", "検出器"),
          "FFN の中間層の 1 ユニットで、入力がある特徴を持つときに大きな正の値を出すよう、重みとバイアスを手で決めた"
@@ -133,7 +133,8 @@ TERMS: tuple[Term, ...] = (
          "自分より後ろの位置を見ないようにする。",
          "chapter/02-attention-kinds.md#softmax"),
     Term("エンコーダ", "えんこーだ", ("エンコーダ",),
-         "入力の系列全体を読み、各トークンのベクトルに書き換えるブロックの積み重ね。Self-Attention にマスクをかけない。",
+         "入力の系列全体を読み、各トークンのベクトルに書き換えるブロックの積み重ね。"
+         "Self-Attention にマスクをかけない。",
          "chapter/01-overview.md"),
     Term("デコーダ", "でこーだ", ("デコーダ",),
          "出力の系列を左から 1 トークンずつ作るブロックの積み重ね。因果マスクをかけた Self-Attention と、"
@@ -231,7 +232,9 @@ def check_terms(terms: tuple[Term, ...] = TERMS) -> list[str]:
                 problems.append(f"{where}: form {form!r} is also a form of {seen[form]!r}")
             seen[form] = term.headword
         if _NUMBER.search(term.definition):
-            problems.append(f"{where}: the definition quotes a number; numbers belong to the pages, where they are checked")
+            problems.append(
+                f"{where}: the definition quotes a number; numbers belong to the pages, where they are checked"
+            )
         if not term.definition.endswith("。"):
             problems.append(f"{where}: the definition should end with 。")
         if "#" in term.taught_at and not term.taught_at.split("#", 1)[1]:

@@ -161,7 +161,11 @@ def glossary_markdown(page_uri: str = GLOSSARY_PAGE, docs_dir: Path | None = Non
             if section is not None:
                 lines += ["</dl>", ""]
             section = _section_of(term)
-            lines += [f"## {'英字で始まる語' if section == '英字' else 'かなと漢字の語 (五十音順)'}", "", '<dl class="glossary" markdown>']
+            lines += [
+                f"## {'英字で始まる語' if section == '英字' else 'かなと漢字の語 (五十音順)'}",
+                "",
+                '<dl class="glossary" markdown>',
+            ]
         forms = [f for f in term.forms if f != term.headword]
         also = f" 本文では {'、'.join(forms)} とも書きます。" if forms else ""
         reading = f' <span class="glossary__reading">({term.reading})</span>' if term.reading else ""

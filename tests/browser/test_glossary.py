@@ -77,7 +77,7 @@ def _parse(site: Path, path: str) -> _Page:
 def test_the_glossary_page_lists_every_term_in_order_and_every_link_resolves(shared_site: Path):
     page = _parse(shared_site, GLOSSARY_URL)
     assert [key for key, _ in page.entries] == [t.key for t in in_order()]
-    for (_, text), term in zip(page.entries, in_order()):
+    for (_, text), term in zip(page.entries, in_order(), strict=True):
         assert text.startswith(term.headword), (text, term.headword)
     assert len(page.links) == len(TERMS)
     for href in page.links:
@@ -116,8 +116,9 @@ TOOLTIP = with_helpers("""(el) => {
   };
   if (tip) {
     const r = tip.getBoundingClientRect();
+    const t = getComputedStyle(tip);
     out.tip = {left: r.left, right: r.right, top: r.top, bottom: r.bottom, text: tip.textContent,
-               fg: rgba(getComputedStyle(tip).color), bg: behind(tip), size: parseFloat(getComputedStyle(tip).fontSize)};
+               fg: rgba(t.color), bg: behind(tip), size: parseFloat(t.fontSize)};
   }
   return out;
 }""")

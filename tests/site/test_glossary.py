@@ -14,7 +14,9 @@ from transformer_site import glossary
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
-RESIDUAL = Term("残差接続", "ざんさせつぞく", ("残差接続", "残差"), "入力を出力に足し戻すつなぎ方。", "notes/05-layernorm1.md")
+RESIDUAL = Term(
+    "残差接続", "ざんさせつぞく", ("残差接続", "残差"), "入力を出力に足し戻すつなぎ方。", "notes/05-layernorm1.md"
+)
 GELU = Term("GELU", "", ("GELU",), "なめらかな活性化関数。", "notes/06-ffn.md")
 HEAD = Term("ヘッド", "へっど", ("ヘッド",), "注意の計算の一つひとつ。", "notes/02-qkv.md")
 FIRING = Term("発火", "はっか", ("発火",), "出力がしきい値を超えること。", "notes/06-ffn.md")
