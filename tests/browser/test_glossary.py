@@ -110,15 +110,16 @@ TOOLTIP = with_helpers("""(el) => {
   /* helpers */
   const tip = document.querySelector('.md-tooltip2--active .md-tooltip2__inner');
   const s = getComputedStyle(el);
+  const bg = behind(el);  // colours with alpha are measured as painted over what they stand on
   const out = {
-    text: rgba(s.color), line: rgba(s.textDecorationColor), style: s.textDecorationStyle, bg: behind(el),
+    text: blend(rgba(s.color), bg), line: blend(rgba(s.textDecorationColor), bg), style: s.textDecorationStyle, bg,
     focused: document.activeElement === el, tip: null,
   };
   if (tip) {
     const r = tip.getBoundingClientRect();
     const t = getComputedStyle(tip);
     out.tip = {left: r.left, right: r.right, top: r.top, bottom: r.bottom, text: tip.textContent,
-               fg: rgba(t.color), bg: behind(tip), size: parseFloat(t.fontSize)};
+               fg: blend(rgba(t.color), behind(tip)), bg: behind(tip), size: parseFloat(t.fontSize)};
   }
   return out;
 }""")
