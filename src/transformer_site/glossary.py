@@ -1,0 +1,189 @@
+"""The glossary on the site: the 用語集 page from ``transformer_pages.glossary``, and its terms explained in place.
+
+Two jobs, one table of terms:
+
+- :func:`glossary_markdown`: the glossary page's list (headword, definition, a link to where the term is taught),
+  put in at the comment ``<!-- glossary: terms -->`` before Markdown is converted, so MkDocs checks every link
+  and anchor like any other link of the page (a wrong one fails the strict build).
+- :func:`wrap_terms`: on every other page, the *first* occurrence of each term in running prose becomes
+  ``<abbr class="glossary-term" title="…" tabindex="0">``. With Material's ``content.tooltips`` the ``title``
+  shows as Material's tooltip on hover and on keyboard focus (a tap focuses it on a phone); ``tabindex`` puts
+  it in the keyboard's path. Python-Markdown's ``abbr`` cannot do this for Japanese: it matches only between
+  word boundaries, which do not exist between two Japanese characters.
+
+Where a term is never wrapped: headings, code, math (KaTeX's source in ``arithmatex``), links, figures, table
+header cells, checked numbers (their own tooltip), buttons and labels, admonition and details titles, the block
+map, and existing ``abbr``. Only text between tags changes; tags and attributes are copied as they are, so the
+search index sees the same text (Material's parser keeps the text of an ``abbr`` and drops the tag).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from transformer_pages.glossary import TERMS, Term, in_order
+
+GLOSSARY_PAGE = "reference/glossary.md"
+MARKER = "<!-- glossary: terms -->"
+
+# Elements whose whole content is never searched for terms.
+_SKIPPED_TAGS = frozenset(
+    "h1 h2 h3 h4 h5 h6 pre code kbd samp script style textarea svg math a abbr button label select option summary "
+    "th thead figure figcaption img".split()
+)
+# …and elements of these classes, whatever their tag.
+_SKIPPED_CLASSES = frozenset(
+    "arithmatex checked-number admonition-title block-map tabbed-labels headerlink md-source-file".split()
+)
+_VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+_TAG = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][A-Za-z0-9-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.S)
+_CLASS = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+_KATAKANA = "\u30a1-\u30fa\u30fc-\u30ff"
+_WORD = "A-Za-z0-9_"
+
+
+def _form_pattern(form: str) -> str:
+    """A form as a regular expression: Latin forms as whole words, katakana forms as whole katakana runs."""
+    body = re.escape(form)
+    if form.isascii():
+        return f"(?<![{_WORD}]){body}(?![{_WORD}])"
+    if re.fullmatch(f"[{_KATAKANA}]+", form):
+        return f"(?<![{_KATAKANA}]){body}(?![{_KATAKANA}])"
+    return body
+
+
+class TermMatcher:
+    """Every written form of ``terms`` in one pattern, the longest first (so 残差接続 wins over 残差)."""
+
+    def __init__(self, terms: Iterable[Term] = TERMS):
+        self.by_form: dict[str, Term] = {}
+        for term in terms:
+            for form in term.forms:
+                self.by_form[form] = term
+        forms = sorted(self.by_form, key=lambda f: (-len(f), f))
+        self.pattern = re.compile("|".join(_form_pattern(f) for f in forms)) if forms else None
+
+
+def _is_skipped(name: str, attributes: str) -> bool:
+    if name in _SKIPPED_TAGS:
+        return True
+    m = _CLASS.search(attributes)
+    if m is None:
+        return False
+    classes = (m.group(1) or m.group(2) or m.group(3) or "").split()
+    return any(c in _SKIPPED_CLASSES for c in classes)
+
+
+def tooltip_text(term: Term, form: str) -> str:
+    """What the tooltip says: the definition, led by the headword when the page wrote another form."""
+    return term.definition if form == term.headword else f"{term.headword}: {term.definition}"
+
+
+def _abbr(form: str, term: Term) -> str:
+    title = html.escape(tooltip_text(term, form), quote=True)
+    return f'<abbr class="glossary-term" title="{title}" tabindex="0" data-term="{term.key}">{form}</abbr>'
+
+
+def wrap_terms(page_html: str, matcher: TermMatcher | None = None) -> str:
+    """``page_html`` with the first occurrence of each term in running prose wrapped for its tooltip."""
+    matcher = matcher or TermMatcher()
+    if matcher.pattern is None:
+        return page_html
+    used: set[str] = set()
+
+    def wrap_text(text: str) -> str:
+        def one(m: re.Match) -> str:
+            term = matcher.by_form[m.group(0)]
+            if term.key in used:
+                return m.group(0)
+            used.add(term.key)
+            return _abbr(m.group(0), term)
+
+        return matcher.pattern.sub(one, text)
+
+    pieces: list[str] = []
+    position = 0
+    skipping: str | None = None  # the tag name of the skipped element we are inside
+    depth = 0  # how many elements of that name are open inside it (itself included)
+    for tag in _TAG.finditer(page_html):
+        text = page_html[position : tag.start()]
+        pieces.append(text if skipping else wrap_text(text))
+        pieces.append(tag.group(0))
+        position = tag.end()
+        closing, name, attributes = tag.group(1), (tag.group(2) or "").lower(), tag.group(3) or ""
+        if not name or name in _VOID or attributes.rstrip().endswith("/"):
+            continue  # a comment, a void element or a self-closed one opens nothing
+        if skipping:
+            if name == skipping:
+                depth += -1 if closing else 1
+                if depth == 0:
+                    skipping = None
+        elif not closing and _is_skipped(name, attributes):
+            skipping, depth = name, 1
+    tail = page_html[position:]
+    pieces.append(tail if skipping else wrap_text(tail))
+    return "".join(pieces)
+
+
+def _relative(target: str, from_page: str) -> str:
+    """A docs path (``notes/02-qkv.md#bond-3``) as a Markdown link from ``from_page`` (both under docs/)."""
+    import posixpath
+
+    path, _, anchor = target.partition("#")
+    link = posixpath.relpath(path, posixpath.dirname(from_page) or ".")
+    return f"{link}#{anchor}" if anchor else link
+
+
+def _section_of(term: Term) -> str:
+    return "英字" if not term.reading else "かな"
+
+
+def page_title(docs_dir: Path, target: str) -> str:
+    """The title (first ``# `` line) of the page a term links to, for the link's text; the path if it has none."""
+    path = target.partition("#")[0]
+    m = re.search(r"^# (.+)$", (docs_dir / path).read_text(encoding="utf-8"), re.M)
+    return m.group(1).strip() if m else path
+
+
+def glossary_markdown(page_uri: str = GLOSSARY_PAGE, docs_dir: Path | None = None) -> str:
+    """The glossary's list: the Latin headwords A to Z, then the kana in 五十音 order, each a ``<dt id>``.
+
+    The list is HTML with Markdown inside each ``<dd>`` (``md_in_html``), so the term's anchor is its id and the
+    link to where it is taught stays a Markdown link, checked by MkDocs with the page's other links.
+    """
+    lines: list[str] = []
+    section = None
+    for term in in_order():
+        if _section_of(term) != section:
+            if section is not None:
+                lines += ["</dl>", ""]
+            section = _section_of(term)
+            lines += [
+                f"## {'英字で始まる語' if section == '英字' else 'かなと漢字の語 (五十音順)'}",
+                "",
+                '<dl class="glossary" markdown>',
+            ]
+        forms = [f for f in term.forms if f != term.headword]
+        also = f" 本文では {'、'.join(forms)} とも書きます。" if forms else ""
+        reading = f' <span class="glossary__reading">({term.reading})</span>' if term.reading else ""
+        link = _relative(term.taught_at, page_uri)
+        where = page_title(docs_dir, term.taught_at) if docs_dir else term.taught_at
+        lines += [
+            f'<dt id="{term.key}">{html.escape(term.headword)}{reading}</dt>',
+            f'<dd markdown="1">{term.definition}{also} 説明: [{where}]({link})</dd>',
+        ]
+    lines += ["</dl>"]
+    return "\n".join(lines) + "\n"
+
+
+def render_glossary_page(markdown: str, page_uri: str, docs_dir: Path) -> str:
+    """The glossary page's Markdown with the list at its marker; a page without the marker is reported."""
+    if MARKER not in markdown:
+        from transformer_site import failures
+
+        failures.report(f"docs/{page_uri}: the glossary page lost its marker {MARKER}")
+        return markdown
+    return markdown.replace(MARKER, glossary_markdown(page_uri, docs_dir))
