@@ -51,6 +51,7 @@ def describe(path: str, violations: list[dict]) -> list[str]:
 
 def open_page(page, url: str) -> None:
     page.goto(url, wait_until="networkidle")
+    page.wait_for_load_state("load")  # network idle may come before the parser ends
     page.evaluate("document.fonts.ready")
     page.wait_for_function(
         "[...document.querySelectorAll('.arithmatex')].every(n => n.dataset.typeset)", timeout=30_000

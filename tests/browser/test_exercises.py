@@ -50,6 +50,7 @@ def test_every_question_accepts_its_answer_and_refuses_a_wrong_one(tab, shared_s
     counts, problems = {}, []
     for path in [*content, EXAM]:
         page.goto(shared_server + path, wait_until="networkidle")
+        page.wait_for_load_state("load")  # network idle may come before the parser ends
         questions = page.locator(".exercise[data-kind]")
         counts[path] = questions.count()
         for n in range(questions.count()):
@@ -88,6 +89,7 @@ def test_every_question_accepts_its_answer_and_refuses_a_wrong_one(tab, shared_s
 def test_a_number_is_read_within_the_precision_of_its_literal(tab, shared_server):
     page, _ = tab
     page.goto(shared_server + "notes/03-attention/", wait_until="networkidle")
+    page.wait_for_load_state("load")  # network idle may come before the parser ends
     question = page.locator('.exercise[data-kind="number"]').first
     answer = question.get_attribute("data-answer")  # 0.253: three decimals
     assert question.get_attribute("data-decimals") == "3" and "小数第 3 位まで" in question.inner_text()
@@ -111,6 +113,7 @@ def test_a_number_is_read_within_the_precision_of_its_literal(tab, shared_server
 def test_keyboard_only_and_feedback_for_screen_readers(tab, shared_server):
     page, _ = tab
     page.goto(shared_server + "notes/03-attention/", wait_until="networkidle")
+    page.wait_for_load_state("load")  # network idle may come before the parser ends
     question = page.locator('.exercise[data-kind="number"]').first
     box = question.locator(".exercise-input")
     box.focus()
@@ -138,6 +141,7 @@ def test_progress_survives_a_reload_and_the_page_button_clears_it(tab, shared_se
     page, _ = tab
     url = shared_server + "notes/05-layernorm1/"
     page.goto(url, wait_until="networkidle")
+    page.wait_for_load_state("load")  # network idle may come before the parser ends
     number = page.locator('.exercise[data-kind="number"]').first
     number.locator(".exercise-input").fill(number.get_attribute("data-answer"))
     number.locator(".exercise-check").click()
@@ -147,6 +151,7 @@ def test_progress_survives_a_reload_and_the_page_button_clears_it(tab, shared_se
     choice.locator(f'input[value="{wrong}"]').check()
     choice.locator(".exercise-check").click()
     page.reload(wait_until="networkidle")
+    page.wait_for_load_state("load")  # network idle may come before the parser ends
     number = page.locator('.exercise[data-kind="number"]').first
     choice = page.locator('.exercise[data-kind="choice"]').first
     assert (_state(number), _state(choice)) == ("correct", "incorrect")
@@ -157,6 +162,7 @@ def test_progress_survives_a_reload_and_the_page_button_clears_it(tab, shared_se
     page.locator(".exercise-clear").click()
     assert _state(number) is None and _ours(page) == []
     page.reload(wait_until="networkidle")
+    page.wait_for_load_state("load")  # network idle may come before the parser ends
     assert _state(page.locator('.exercise[data-kind="number"]').first) is None
 
 
@@ -164,6 +170,7 @@ def test_questions_work_after_instant_navigation_and_send_nothing(tab, shared_se
     page, errors = tab
     requests: list[str] = []
     page.goto(shared_server + "notes/02-qkv/", wait_until="networkidle")
+    page.wait_for_load_state("load")  # network idle may come before the parser ends
     page.evaluate("window.__noReload = true")
     target = shared_server + "notes/03-attention/"
     page.evaluate(
@@ -191,6 +198,7 @@ def _order(page) -> list[str]:
 def test_the_exam_page_orders_its_questions_by_a_seed_and_scores_them(tab, shared_server):
     page, _ = tab
     page.goto(shared_server + EXAM, wait_until="networkidle")
+    page.wait_for_load_state("load")  # network idle may come before the parser ends
     first = _order(page)
     assert len(first) >= 30 and len(set(first)) == len(first)
     seed = page.locator(".exercise-seed")
@@ -215,4 +223,5 @@ def test_the_exam_page_orders_its_questions_by_a_seed_and_scores_them(tab, share
     seed.fill("7")
     page.locator(".exercise-shuffle").click()
     page.reload(wait_until="networkidle")
+    page.wait_for_load_state("load")  # network idle may come before the parser ends
     assert _order(page) == seven and page.locator(".exercise-seed").input_value() == "7"  # kept with the progress

@@ -124,6 +124,7 @@ def test_figure_text_contrast(shared_browser, shared_server, shared_pages, schem
     try:
         for path in shared_pages:
             page.goto(shared_server + path, wait_until="networkidle")
+            page.wait_for_load_state("load")  # network idle may come before the parser ends
             records = page.evaluate(_MEASURE)
             figures += len({r[0] for r in records})
             for label, text, fg, bg, on_shape in records:
@@ -148,6 +149,7 @@ def test_heat_table_contrast(shared_browser, shared_server, shared_pages, scheme
     try:
         for path in shared_pages:
             page.goto(shared_server + path, wait_until="networkidle")
+            page.wait_for_load_state("load")  # network idle may come before the parser ends
             measured = page.evaluate(_MEASURE_TABLES)
             texts += [(path, *record) for record in measured["texts"]]
             marks += [(path, *record) for record in measured["marks"]]
@@ -171,6 +173,7 @@ def test_scheme_really_switches(shared_browser, shared_server):
         context = shared_browser.new_context(color_scheme=scheme)
         page = context.new_page()
         page.goto(shared_server, wait_until="networkidle")
+        page.wait_for_load_state("load")  # network idle may come before the parser ends
         schemes[scheme] = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         context.close()
     assert schemes == {"light": "default", "dark": "slate"}, schemes

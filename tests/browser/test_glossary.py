@@ -137,6 +137,7 @@ def test_a_term_shows_its_definition_inside_the_screen(shared_browser, shared_se
     page = context.new_page()
     try:
         page.goto(shared_server + TERM_PAGE, wait_until="networkidle")
+        page.wait_for_load_state("load")  # network idle may come before the parser ends
         terms = page.locator("article abbr.glossary-term:visible")
         assert terms.count() >= 5
         for index in (0, terms.count() - 1):  # the first term and the last (deep in the page, near an edge)
@@ -177,6 +178,7 @@ def test_keyboard_focus_shows_the_definition(shared_browser, shared_server):
     page = context.new_page()
     try:
         page.goto(shared_server + TERM_PAGE, wait_until="networkidle")
+        page.wait_for_load_state("load")  # network idle may come before the parser ends
         for _ in range(200):  # Tab through the page until the first term has the focus
             page.keyboard.press("Tab")
             if page.evaluate("document.activeElement.classList.contains('glossary-term')"):

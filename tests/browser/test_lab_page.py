@@ -69,6 +69,7 @@ def test_in_the_browser(shared_browser, shared_server, width):
     tab.on("pageerror", lambda e: errors.append(str(e)))
     tab.on("request", lambda r: requests.append(r.url))
     tab.goto(shared_server + PAGE, wait_until="networkidle")
+    tab.wait_for_load_state("load")  # network idle may come before the parser ends
     try:
         from playwright.sync_api import TimeoutError as PlaywrightTimeout  # here: collecting needs no browser
 

@@ -61,12 +61,14 @@ def test_every_formula_typesets_directly_and_after_instant_navigation(shared_bro
     try:
         for path in pages:  # opened directly
             page.goto(shared_server + path, wait_until="networkidle")
+            page.wait_for_load_state("load")  # network idle may come before the parser ends
             count, found = _check(page, f"/{path} (direct)")
             formulas += count
             problems += found
         # One session walks every page by instant navigation, each reached from the previous one. A marker on
         # window survives only if the page was swapped in, not reloaded.
         page.goto(shared_server, wait_until="networkidle")
+        page.wait_for_load_state("load")  # network idle may come before the parser ends
         page.evaluate("window.__noReload = true")
         for path in [*pages[1:], pages[0]]:
             target = shared_server + path

@@ -33,6 +33,7 @@ def test_notebook_button_text_has_aa_contrast(shared_browser, shared_server, sha
     page = context.new_page()
     try:
         page.goto(shared_server + path, wait_until="networkidle")
+        page.wait_for_load_state("load")  # network idle may come before the parser ends
         assert page.evaluate("document.body.dataset.mdColorScheme") == scheme
         ratio = page.evaluate(_CONTRAST)
     finally:

@@ -46,6 +46,7 @@ def _open(browser, url: str, **context):
     tab.on("dialog", lambda d: (errors.append(f"a dialog opened: {d.message}"), d.dismiss()))
     tab.on("request", lambda r: requests.append(r.url))
     tab.goto(url, wait_until="networkidle")
+    tab.wait_for_load_state("load")  # network idle may come before the parser ends
     tab.wait_for_selector('[data-tm-panel="explorer"][data-tm-ready="1"]')
     return context, tab, errors, requests
 
@@ -157,6 +158,7 @@ def test_pe_panel_gives_each_control_its_row_and_the_plot_labelled_axes(browser,
     tab = context.new_page()
     try:
         tab.goto(base_url + PAGE, wait_until="networkidle")
+        tab.wait_for_load_state("load")  # network idle may come before the parser ends
         layout = tab.locator('[data-tm-panel="pe"]').evaluate(_PE_LAYOUT)
     finally:
         context.close()
@@ -427,6 +429,7 @@ def test_crafted_state_falls_back_to_the_preset_with_a_message(probe, base_url, 
     tab, errors = probe
     errors.clear()
     tab.goto(base_url + PAGE + "?" + urlencode(params), wait_until="networkidle")
+    tab.wait_for_load_state("load")  # network idle may come before the parser ends
     tab.wait_for_selector('[data-tm-panel="explorer"][data-tm-ready="1"]')
     message = tab.locator('[data-tm-panel="explorer"] [data-role="message"]')
     assert message.is_visible() and "プリセット" in message.inner_text()
@@ -472,10 +475,12 @@ def test_panels_start_after_navigating_from_another_page(browser, base_url) -> N
             e[2] for e in expected]  # fmt: skip
 
     tab.goto(base_url, wait_until="networkidle")
+    tab.wait_for_load_state("load")  # network idle may come before the parser ends
     tab.locator(f'a[href$="{PAGE}"]').first.click()
     panels_work()
 
     tab.goto(base_url, wait_until="networkidle")
+    tab.wait_for_load_state("load")  # network idle may come before the parser ends
     features = tab.evaluate("JSON.parse(document.getElementById('__config').textContent).features")
     if "navigation.instant" in features:
         tab.evaluate("window.__tmMarker = 1")  # survives only if the page is swapped in, not reloaded
@@ -491,6 +496,7 @@ def test_usable_at_phone_width(browser, base_url, width: int) -> None:
     context = browser.new_context(viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True)
     tab = context.new_page()
     tab.goto(base_url + PAGE + "?stage=ffn_h&cell=3.12", wait_until="networkidle")
+    tab.wait_for_load_state("load")  # network idle may come before the parser ends
     tab.wait_for_selector('[data-tm-panel="explorer"][data-tm-ready="1"]')
     overflow = tab.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"the page scrolls sideways by {overflow} px at {width} px"

@@ -90,6 +90,7 @@ def test_display_formulas_fit_or_show_a_scroll_cue(shared_browser, shared_server
     try:
         for path in shared_pages:
             page.goto(shared_server + path, wait_until="networkidle")
+            page.wait_for_load_state("load")  # network idle may come before the parser ends
             for start, overflows, cue in page.evaluate(_FORMULAS):
                 formulas += 1
                 wide += overflows

@@ -64,6 +64,7 @@ def test_a_chapter_prints_without_navigation_and_with_whole_figures(
     page = context.new_page()
     try:
         page.goto(shared_server + path, wait_until="networkidle")
+        page.wait_for_load_state("load")  # network idle may come before the parser ends
         page.emulate_media(media="print")
         state = page.evaluate(_PRINT_STATE)
         pdf = page.pdf(format="A4", print_background=False)
@@ -100,6 +101,7 @@ def test_code_blocks_have_copy_buttons_and_headings_have_anchors(shared_browser,
     try:
         for path in shared_pages:
             page.goto(shared_server + path, wait_until="networkidle")
+            page.wait_for_load_state("load")  # network idle may come before the parser ends
             page.evaluate(_REVEAL_CODE)  # Material adds the copy button when a block becomes visible
             page.wait_for_timeout(300)
             state = page.evaluate("""() => ({
@@ -149,6 +151,7 @@ def test_no_page_scrolls_sideways_on_a_phone(shared_browser, shared_server, shar
     try:
         for path in shared_pages:
             page.goto(shared_server + path, wait_until="networkidle")
+            page.wait_for_load_state("load")  # network idle may come before the parser ends
             state = page.evaluate(_SIDEWAYS)
             if state["overflow"] > 0:
                 problems.append(f"/{path}: {state['overflow']} px sideways; {state['culprits']}")

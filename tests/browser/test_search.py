@@ -95,6 +95,7 @@ def _run_queries(browser, server: str) -> dict[str, list[str]]:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server, wait_until="networkidle")
+    page.wait_for_load_state("load")  # network idle may come before the parser ends
     box = page.locator("input.md-search__input")
     placeholder = f"document.querySelector('.md-search-result__meta').textContent.trim() === '{PLACEHOLDER}'"
     results: dict[str, list[str]] = {}

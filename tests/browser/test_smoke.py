@@ -158,6 +158,7 @@ def inspect_page(browser, server: str, path: str, scheme: str, screenshot: Path 
     page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
     try:
         page.goto(server + path, wait_until="networkidle")
+        page.wait_for_load_state("load")  # network idle may come before the parser ends
         page.evaluate("document.fonts.ready")
         page.wait_for_function(
             "[...document.querySelectorAll('.arithmatex')].every(n => n.dataset.typeset)", timeout=10_000
