@@ -206,7 +206,7 @@ def test_previews_show_no_tex_source_and_no_notebook_buttons(shared_site: Path):
         shown = re.sub(r"<code\b.*?</code>", "", doc.get("title", "") + " " + doc.get("text", ""), flags=re.DOTALL)
         if "\\(" in shown or "\\[" in shown or "\\mathrm" in shown or "\\partial" in shown:
             tex.append(doc["location"])
-        if "ノートブックをダウンロード" in shown or "Colab で開く" in shown:
+        if re.search(r"ノートブックをダウンロード \(\S+\.ipynb\)|Google Colab で開く", shown):  # the buttons' text
             buttons.append(doc["location"])
     assert not tex, f"TeX source in the search previews of {len(tex)} sections, e.g. {tex[:5]}"
     assert not buttons, f"notebook buttons in the search previews of {len(buttons)} sections, e.g. {buttons[:5]}"
