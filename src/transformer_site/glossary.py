@@ -1,4 +1,5 @@
-"""The glossary on the site: the 用語集 page from ``transformer_pages.glossary``, and its terms explained in place.
+"""The glossary on the site: the 用語集 page from ``transformer_pages.reference.glossary``, and its terms explained
+in place.
 
 Two jobs, one table of terms:
 
@@ -24,7 +25,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from transformer_pages.glossary import TERMS, Term, in_order
+from transformer_pages.reference.glossary import TERMS, Term, in_order
 
 GLOSSARY_PAGE = "reference/glossary.md"
 MARKER = "<!-- glossary: terms -->"

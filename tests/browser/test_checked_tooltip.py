@@ -8,8 +8,6 @@ docs/assets/checked-numbers.css with docs/assets/javascripts/checked-numbers.js,
 from __future__ import annotations
 
 import html
-import os
-import shutil
 from pathlib import Path
 
 import markdown
@@ -34,21 +32,10 @@ SOURCE = (
 
 
 @pytest.fixture(scope="module")
-def browser():
-    executable = shutil.which("chromium")
-    reason = None if executable else "Debian's chromium is not installed"
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        reason = "playwright (Python) is not installed"
-    if reason:
-        if os.environ.get("REQUIRE_BROWSER") == "1":
-            pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
-        pytest.skip(reason)
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=executable, headless=True, args=FLAGS)
-        yield instance
-        instance.close()
+def browser(shared_browser):
+    """The session's one Playwright browser (conftest.py): a second sync Playwright in the same pytest worker
+    fails ("Sync API inside the asyncio loop") while the first is running."""
+    return shared_browser
 
 
 def _document() -> str:

@@ -16,7 +16,7 @@ import pytest
 from page_scripts import with_helpers
 from test_figure_contrast import contrast
 
-from transformer_pages.glossary import TERMS, in_order
+from transformer_pages.reference.glossary import TERMS, in_order
 from transformer_site.glossary import GLOSSARY_PAGE
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]

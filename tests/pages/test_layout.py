@@ -19,7 +19,8 @@ MODULES = sorted(p for p in PAGES.rglob("*.py") if p.name != "__init__.py")
 
 
 def page_of(module: Path) -> list[Path]:
-    """The docs page(s) that the naming rule maps to ``module``: docs/<section>/NN-<name>.md or <section>/index.md."""
+    """The docs page(s) that the naming rule maps to ``module``: docs/<section>/NN-<name>.md (or <name>.md) or
+    <section>/index.md."""
     rel = module.relative_to(PAGES).with_suffix("")
     if rel.parts == ("course",):  # the front page: the course's stages, tracks and reading rule
         return [ROOT / "docs" / "index.md"]
@@ -27,7 +28,9 @@ def page_of(module: Path) -> list[Path]:
         return [ROOT / "docs" / rel.parts[0] / "index.md"]
     section, name = rel.parts
     name = name.removesuffix("_questions")  # a page's 確認問題 live beside its module: attention_questions.py
-    return sorted((ROOT / "docs" / section).glob(f"[0-9][0-9]-{name.replace('_', '-')}.md"))
+    stem = name.replace("_", "-")  # a numbered page (NN-name.md), or an unnumbered one (the reference pages)
+    folder = ROOT / "docs" / section
+    return sorted(folder.glob(f"[0-9][0-9]-{stem}.md")) + sorted(folder.glob(f"{stem}.md"))
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda p: str(p.relative_to(PAGES)))

@@ -11,8 +11,8 @@ event says otherwise with ``event_priority``:
 - ``publishing``: the build date pinned to the last commit, source maps dropped, a failed build's site emptied;
 - ``build_failures``: any failure reported during the build fails it at the end, and under ``mkdocs serve``
   the browser shows an error page instead of waiting;
-- ``glossary``: the 用語集 page from ``transformer_pages.glossary``, and on every other page the first use of each
-  term wrapped so that Material's tooltip shows its definition on hover, focus and tap;
+- ``glossary``: the 用語集 page from ``transformer_pages.reference.glossary``, and on every other page the first use
+  of each term wrapped so that Material's tooltip shows its definition on hover, focus and tap;
 - ``lab_notebooks``: lab pages (Jupytext notebooks in ``docs/``) executed by the site, cached on what they
   import and cite, and handed to mkdocs-jupyter as executed notebooks.
 

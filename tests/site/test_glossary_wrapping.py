@@ -1,4 +1,5 @@
-"""The glossary: its table (transformer_pages.glossary), its page, and the wrapping of terms in a page's HTML."""
+"""The glossary: its table (transformer_pages.reference.glossary), its page, and the wrapping of terms in a page's
+HTML."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from transformer_pages import glossary as table
-from transformer_pages.glossary import Term
+from transformer_pages.reference import glossary as table
+from transformer_pages.reference.glossary import Term
 from transformer_site import glossary
 
 ROOT = Path(__file__).resolve().parents[2]
