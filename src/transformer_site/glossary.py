@@ -20,6 +20,7 @@ search index sees the same text (Material's parser keeps the text of an ``abbr``
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Iterable
@@ -68,6 +69,12 @@ class TermMatcher:
         self.pattern = re.compile("|".join(_form_pattern(f) for f in forms)) if forms else None
 
 
+@functools.cache
+def _site_matcher() -> TermMatcher:
+    """The matcher of the site's own table, compiled once per build process (not once per page)."""
+    return TermMatcher()
+
+
 def _is_skipped(name: str, attributes: str) -> bool:
     if name in _SKIPPED_TAGS:
         return True
@@ -90,7 +97,7 @@ def _abbr(form: str, term: Term) -> str:
 
 def wrap_terms(page_html: str, matcher: TermMatcher | None = None) -> str:
     """``page_html`` with the first occurrence of each term in running prose wrapped for its tooltip."""
-    matcher = matcher or TermMatcher()
+    matcher = matcher or _site_matcher()
     if matcher.pattern is None:
         return page_html
     used: set[str] = set()
