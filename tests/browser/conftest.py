@@ -123,11 +123,6 @@ def site_pages(site: Path) -> list[str]:
 @pytest.fixture(scope="session")
 def page_walk(shared_browser, shared_server, shared_pages):
     """Every page in every view, every registered probe run once (``tests/browser/walk.py``)."""
-    import walk
+    from walk import walk
 
-    # Kept for the process: pytest may set a session fixture up again (a reordering of parametrized tests),
-    # and a walk costs minutes.
-    key = (shared_server, tuple(shared_pages))
-    if key not in walk.DONE:
-        walk.DONE[key] = walk.walk(shared_browser, shared_server, shared_pages)
-    return walk.DONE[key]
+    return walk(shared_browser, shared_server, shared_pages)

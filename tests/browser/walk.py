@@ -42,7 +42,6 @@ _UNSETTLED = '[data-tm-panel="explorer"]:not([data-tm-ready="1"])'
 
 
 PROBES: dict[str, Probe] = {}
-DONE: dict[tuple[str, tuple[str, ...]], dict] = {}  # walks made in this process (tests/browser/conftest.py)
 
 
 def probe(name: str, script: str, add_scripts: tuple[Path, ...] = (), views=VIEWS) -> str:
