@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Create .venv (if needed) and install the project with the given extras, from pinned versions.
-# When the extras need PyTorch (tests, torch), its CPU build is installed first from PyTorch's own index and
-# this says so: PyPI's Linux wheel of the same version pulls several GB of CUDA libraries.
+# When the extras need PyTorch (tests, torch), 2.13.0 is installed first, and this says from where: a wheel
+# already on this machine (pip's find-links), or else the CPU build from PyTorch's own index — PyPI's Linux wheel
+# of the same version pulls several GB of CUDA libraries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-tests}"
@@ -23,8 +24,14 @@ quiet() { grep -v "^WARNING: Location" || true; }
 .venv/bin/python -m pip install -q --upgrade "pip>=24" 2>&1 | quiet
 if [ "$extras" = tests ] || [ "$extras" = torch ]; then
   if ! .venv/bin/python -c "import torch" 2>/dev/null; then
-    echo "setup-venv.sh: installing PyTorch 2.13.0, CPU build (download.pytorch.org/whl/cpu)" >&2
-    .venv/bin/python -m pip install -q "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu 2>&1 | quiet
+    # A wheel of 2.13.0 where this machine's pip looks without an index (its find-links) comes first: no
+    # download, and no waiting on an index this machine may not reach. Its dependencies come with the extras.
+    if .venv/bin/python -m pip install -q --no-index --no-deps "torch==2.13.0" >/dev/null 2>&1; then
+      echo "setup-venv.sh: installed PyTorch $(.venv/bin/python -c 'import torch; print(torch.__version__)') from a wheel on this machine" >&2
+    else
+      echo "setup-venv.sh: installing PyTorch 2.13.0, CPU build (download.pytorch.org/whl/cpu)" >&2
+      .venv/bin/python -m pip install -q "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu 2>&1 | quiet
+    fi
   fi
 fi
 .venv/bin/python -m pip install -q -e ".[${extras}]" 2>&1 | quiet

@@ -36,6 +36,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 SHARED_SITE_GROUP = "shared-site"
 
 
+# tryfirst: on a worker, xdist's own pytest_collection_modifyitems reads the xdist_group marks and moves each test
+# to its group (it appends "@group" to the node id); a conftest hook runs after it by default, and its marks would
+# then be seen by nobody.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("xdist_group") is not None:
@@ -43,3 +47,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         uses_shared_site = "shared_site" in getattr(item, "fixturenames", ())
         group = SHARED_SITE_GROUP if uses_shared_site else item.nodeid.split("::", 1)[0]
         item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """On a worker of --dist loadgroup, every test must carry its group in its node id: the scheduler reads the
+    group from there. If it does not (a pytest or pytest-xdist upgrade changed how node ids are made), the groups
+    are ignored without a word and the shared site is built and walked on every worker: refuse instead."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    ungrouped = [item.nodeid for item in session.items if "@" not in item.nodeid.rsplit("]", 1)[-1]]
+    if ungrouped:
+        raise pytest.UsageError(
+            f"--dist loadgroup: {len(ungrouped)} tests reach the scheduler without their xdist_group "
+            f"(first: {ungrouped[0]}); pytest-xdist does not see the groups of tests/conftest.py"
+        )
