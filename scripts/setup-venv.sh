@@ -27,7 +27,8 @@ if [ "$extras" = tests ] || [ "$extras" = torch ]; then
     # A wheel of 2.13.0 where this machine's pip looks without an index (its find-links) comes first: no
     # download, and no waiting on an index this machine may not reach. Its dependencies come with the extras.
     if .venv/bin/python -m pip install -q --no-index --no-deps "torch==2.13.0" >/dev/null 2>&1; then
-      echo "setup-venv.sh: installed PyTorch $(.venv/bin/python -c 'import torch; print(torch.__version__)') from a wheel on this machine" >&2
+      # (torch cannot be imported yet: its dependencies come with the extras below)
+      echo "setup-venv.sh: installed PyTorch $(.venv/bin/python -m pip show torch | sed -n 's/^Version: //p') from a wheel on this machine" >&2
     else
       echo "setup-venv.sh: installing PyTorch 2.13.0, CPU build (download.pytorch.org/whl/cpu)" >&2
       .venv/bin/python -m pip install -q "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu 2>&1 | quiet
