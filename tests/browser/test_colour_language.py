@@ -106,7 +106,7 @@ def test_same_sign_same_hue_on_every_heat_table(page_walk, scheme):
 
 # [caption, cell text, text left/right, frame's inner left/right] of every framed cell whose digits reach into
 # its frame (the frame and its white ring take 4 px inside the cell, site.css)
-_FRAMES = probe("heat-table-frames", views=((1280, "light"), (390, "light")), script=with_helpers("""
+_FRAMES = probe("heat-table-frames", views=((1280, "light"), (390, "light")), reveals=True, script=with_helpers("""
 () => {
   /* helpers */
   const FRAME_PX = 4;

@@ -1,5 +1,6 @@
 """Every figure is legible in both palettes: the text of every inline SVG figure on every built page, measured in
-Debian's chromium with Material's light (default) and dark (slate) palette.
+Debian's chromium with Material's light (default) and dark (slate) palette, at 1280 px, during the one walk over
+the site (``tests/browser/walk.py``).
 
 For each ``<text>`` the computed fill (``currentColor`` resolved, fill-opacity and opacity blended) is compared
 with what lies under its centre: a filled shape of the figure (heatmap cell, bar, box) if there is one, else the
@@ -14,13 +15,15 @@ import re
 
 import pytest
 from page_scripts import with_helpers
+from walk import probe
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
 REQUIRED = 4.5
 
 # Returns one record per <text> of every figure: [figure label, text, fg rgba, bg rgba, on a shape?]
-_MEASURE = with_helpers("""
+WIDE = ((1280, "light"), (1280, "dark"))
+_MEASURE = probe("figure-text-contrast", views=WIDE, reveals=True, script=with_helpers("""
 () => {
   /* helpers */
   const opacity = el => { let o = 1; for (let e = el; e && e.tagName !== "svg"; e = e.parentElement)
@@ -63,13 +66,13 @@ _MEASURE = with_helpers("""
   }
   return out;
 }
-""")
+"""))
 
 
 # Heat tables (transformer_figures.heat_table): every visible text of every table, with what it stands on —
 # its cell's own background for a number, else the page background — and the mark colour against the page.
 # Returns {texts: [[figure label, text, fg rgba, bg rgba], …], marks: [[figure label, mark rgba, page rgba], …]}.
-_MEASURE_TABLES = with_helpers("""
+_MEASURE_TABLES = probe("heat-table-contrast", views=WIDE, reveals=True, script=with_helpers("""
 () => {
   /* helpers */
   const texts = [], marks = [];
@@ -91,7 +94,7 @@ _MEASURE_TABLES = with_helpers("""
   }
   return { texts, marks };
 }
-""")
+"""))
 
 NON_TEXT_REQUIRED = 3.0  # WCAG 1.4.11: a frame that carries meaning against what surrounds it
 
@@ -115,46 +118,35 @@ def test_contrast_formula():
     assert contrast([119, 119, 119], [255, 255, 255]) == pytest.approx(4.48, abs=0.01)  # #777 on white
 
 
+def _walked(page_walk, scheme: str, name: str):
+    """(page path, what probe ``name`` returned) for every page walked at 1280 px in ``scheme``."""
+    return [(v.path, results[name]) for v, results in page_walk.items() if (v.width, v.scheme) == (1280, scheme)]
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_figure_text_contrast(shared_browser, shared_server, shared_pages, scheme: str):
-    context = shared_browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900}, locale="ja-JP")
-    page = context.new_page()
+def test_figure_text_contrast(page_walk, scheme: str):
     measured, low, figures = 0, [], 0
     worst = (99.0, "")
-    try:
-        for path in shared_pages:
-            page.goto(shared_server + path, wait_until="networkidle")
-            page.wait_for_load_state("load")  # network idle may come before the parser ends
-            records = page.evaluate(_MEASURE)
-            figures += len({r[0] for r in records})
-            for label, text, fg, bg, on_shape in records:
-                ratio = contrast(fg, bg)
-                measured += 1
-                where = f"/{path} 「{text}」 in {label!r} ({'on a shape' if on_shape else 'on the page'})"
-                worst = min(worst, (ratio, where))
-                if ratio < REQUIRED:
-                    low.append(f"{where}: {ratio:.2f}:1 (fg {fg[:3]}, bg {bg[:3]})")
-    finally:
-        context.close()
+    for path, records in _walked(page_walk, scheme, _MEASURE):
+        figures += len({r[0] for r in records})
+        for label, text, fg, bg, on_shape in records:
+            ratio = contrast(fg, bg)
+            measured += 1
+            where = f"/{path} 「{text}」 in {label!r} ({'on a shape' if on_shape else 'on the page'})"
+            worst = min(worst, (ratio, where))
+            if ratio < REQUIRED:
+                low.append(f"{where}: {ratio:.2f}:1 (fg {fg[:3]}, bg {bg[:3]})")
     print(f"\n{scheme}: {measured} texts in {figures} figures, lowest contrast {worst[0]:.2f}:1 at {worst[1]}")
     assert measured > 0, "no figure text measured: the figures or the selector changed"
     assert not low, f"{len(low)} texts below {REQUIRED}:1 in the {scheme} palette:\n" + "\n".join(low[:40])
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_heat_table_contrast(shared_browser, shared_server, shared_pages, scheme: str):
-    context = shared_browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900}, locale="ja-JP")
-    page = context.new_page()
+def test_heat_table_contrast(page_walk, scheme: str):
     texts, marks = [], []
-    try:
-        for path in shared_pages:
-            page.goto(shared_server + path, wait_until="networkidle")
-            page.wait_for_load_state("load")  # network idle may come before the parser ends
-            measured = page.evaluate(_MEASURE_TABLES)
-            texts += [(path, *record) for record in measured["texts"]]
-            marks += [(path, *record) for record in measured["marks"]]
-    finally:
-        context.close()
+    for path, measured in _walked(page_walk, scheme, _MEASURE_TABLES):
+        texts += [(path, *record) for record in measured["texts"]]
+        marks += [(path, *record) for record in measured["marks"]]
     ratios = [(contrast(fg, bg), f"/{path} 「{text}」 in {label!r}") for path, label, text, fg, bg in texts]
     mark_ratios = [(contrast(mark, bg), f"/{path} marks in {label!r}") for path, label, mark, bg in marks]
     print(f"\n{scheme}: {len(ratios)} heat-table texts, lowest {min(ratios)[0]:.2f}:1 at {min(ratios)[1]}; "

@@ -1,22 +1,24 @@
 """Figures and display formulas on a 390 px phone, over every page of the built site.
 
 Every figure fits its column and none of its text is rendered under 11 CSS px (the font size a ``<text>``
-declares times the scale its SVG is drawn at); every display formula fits its box or shows a scroll cue.
+declares times the scale its SVG is drawn at); every display formula fits its box or shows a scroll cue. Measured
+during the one walk over the site (``tests/browser/walk.py``), at 390 px in the light palette.
 """
 
 from __future__ import annotations
 
 import pytest
 from page_scripts import with_helpers
+from walk import probe
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
-PHONE = {"width": 390, "height": 844}
+PHONE = (390, "light")
 MIN_TEXT_PX = 11.0
 
 # [label, figure width, column width, smallest text px, that text, scrolls with its cue] for every SVG figure
 # shown at this width.
-_FIGURES = with_helpers("""
+_FIGURES = probe("phone-figures", views=(PHONE,), reveals=True, script=with_helpers("""
 () => {
   /* helpers */
   const out = [];
@@ -42,25 +44,24 @@ _FIGURES = with_helpers("""
   }
   return out;
 }
-""")
+"""))
 
 
-def test_figures_fit_a_phone_column_with_legible_text(shared_browser, shared_server, shared_pages):
-    context = shared_browser.new_context(viewport=PHONE, locale="ja-JP")
-    page = context.new_page()
+def _walked(page_walk, name: str):
+    """(page path, what probe ``name`` returned) for every page walked at 390 px, light."""
+    return [(view.path, results[name]) for view, results in page_walk.items() if (view.width, view.scheme) == PHONE]
+
+
+def test_figures_fit_a_phone_column_with_legible_text(page_walk):
     problems, measured, smallest = [], 0, []
-    try:
-        for path in shared_pages:
-            page.goto(shared_server + path, wait_until="load")
-            for label, width, column, text_px, text, scrolls in page.evaluate(_FIGURES):
-                measured += 1
-                smallest.append((text_px, path, label))
-                if width > column + 0.5 and not scrolls:
-                    problems.append(f"/{path}: figure {label!r} is {width:.0f} px wide in a {column:.0f} px column")
-                if text_px < MIN_TEXT_PX:
-                    problems.append(f"/{path}: figure {label!r} draws {text!r} at {text_px:.1f} px")
-    finally:
-        context.close()
+    for path, figures in _walked(page_walk, _FIGURES):
+        for label, width, column, text_px, text, scrolls in figures:
+            measured += 1
+            smallest.append((text_px, path, label))
+            if width > column + 0.5 and not scrolls:
+                problems.append(f"/{path}: figure {label!r} is {width:.0f} px wide in a {column:.0f} px column")
+            if text_px < MIN_TEXT_PX:
+                problems.append(f"/{path}: figure {label!r} draws {text!r} at {text_px:.1f} px")
     smallest.sort()
     print(f"\n{measured} figures at 390 px; smallest text: "
           + "; ".join(f"{px:.1f} px /{p} {label[:20]}" for px, p, label in smallest[:3]))  # fmt: skip
@@ -69,7 +70,7 @@ def test_figures_fit_a_phone_column_with_legible_text(shared_browser, shared_ser
 
 
 # [formula start, overflows, scroll cue] for every display formula on the page.
-_FORMULAS = with_helpers("""
+_FORMULAS = probe("phone-formulas", views=(PHONE,), reveals=True, script=with_helpers("""
 () => {
   /* helpers */
   return [...document.querySelectorAll("article div.arithmatex")].map(box => {
@@ -80,24 +81,17 @@ _FORMULAS = with_helpers("""
     return [box.textContent.trim().slice(0, 40), box.scrollWidth > box.clientWidth + 1, cue];
   });
 }
-""")
+"""))
 
 
-def test_display_formulas_fit_or_show_a_scroll_cue(shared_browser, shared_server, shared_pages):
-    context = shared_browser.new_context(viewport=PHONE, locale="ja-JP")
-    page = context.new_page()
+def test_display_formulas_fit_or_show_a_scroll_cue(page_walk):
     problems, formulas, wide = [], 0, 0
-    try:
-        for path in shared_pages:
-            page.goto(shared_server + path, wait_until="networkidle")
-            page.wait_for_load_state("load")  # network idle may come before the parser ends
-            for start, overflows, cue in page.evaluate(_FORMULAS):
-                formulas += 1
-                wide += overflows
-                if overflows and not cue:
-                    problems.append(f"/{path}: formula {start!r} runs past its box with no scroll cue")
-    finally:
-        context.close()
+    for path, found in _walked(page_walk, _FORMULAS):
+        for start, overflows, cue in found:
+            formulas += 1
+            wide += overflows
+            if overflows and not cue:
+                problems.append(f"/{path}: formula {start!r} runs past its box with no scroll cue")
     print(f"\n{formulas} display formulas at 390 px, {wide} wider than their box (each with its scroll cue)")
     assert formulas, "no display formula found on any page"
     assert not problems, "\n".join(problems)

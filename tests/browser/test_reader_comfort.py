@@ -14,6 +14,7 @@ from urllib.parse import urljoin
 import pytest
 import yaml
 from page_scripts import with_helpers
+from walk import probe
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -81,7 +82,8 @@ def test_a_chapter_prints_without_navigation_and_with_whole_figures(
     print(f"\n/{path} prints to {pages_in_pdf} A4 pages ({len(pdf) / 1e3:.0f} KB) with {len(state['figures'])} figures")
 
 
-_REVEAL_CODE = with_helpers("""
+# Material adds a block's copy button when the block first becomes visible: each is revealed and scrolled to.
+_CODE_AND_ANCHORS = probe("copy-buttons-and-anchors", views=((1280, "light"),), reveals=True, script=with_helpers("""
 async () => {
   /* helpers */
   for (const code of document.querySelectorAll("article pre > code")) {
@@ -89,42 +91,37 @@ async () => {
     code.scrollIntoView({ block: "center" });
     await new Promise(resolve => requestAnimationFrame(resolve));
   }
+  await new Promise(resolve => setTimeout(resolve, 300));
+  return {
+    code: [...document.querySelectorAll("article pre > code")].length,
+    copy: [...document.querySelectorAll("article pre button[data-md-type=copy]")].length,
+    headings: [...document.querySelectorAll("article h2, article h3")]
+       .filter(h => !h.closest(".doc")).map(h => [h.id, (h.querySelector("a.headerlink") || {}).hash || ""]),
+  };
 }
-""")
+"""))
 
 
-def test_code_blocks_have_copy_buttons_and_headings_have_anchors(shared_browser, shared_server, shared_pages):
+def test_code_blocks_have_copy_buttons_and_headings_have_anchors(page_walk):
     assert "content.code.copy" in _config()["theme"]["features"]
-    context = shared_browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
-    page = context.new_page()
     problems, code_blocks, headings = [], 0, 0
-    try:
-        for path in shared_pages:
-            page.goto(shared_server + path, wait_until="networkidle")
-            page.wait_for_load_state("load")  # network idle may come before the parser ends
-            page.evaluate(_REVEAL_CODE)  # Material adds the copy button when a block becomes visible
-            page.wait_for_timeout(300)
-            state = page.evaluate("""() => ({
-              code: [...document.querySelectorAll("article pre > code")].length,
-              copy: [...document.querySelectorAll("article pre button[data-md-type=copy]")].length,
-              headings: [...document.querySelectorAll("article h2, article h3")]
-                 .filter(h => !h.closest(".doc")).map(h => [h.id, (h.querySelector("a.headerlink") || {}).hash || ""]),
-            })""")
-            code_blocks += state["code"]
-            if state["copy"] != state["code"]:
-                problems.append(f"/{path}: {state['code']} code blocks, {state['copy']} copy buttons")
-            for heading_id, anchor in state["headings"]:
-                headings += 1
-                if not heading_id or anchor != f"#{heading_id}":
-                    problems.append(f"/{path}: heading id={heading_id!r} has anchor {anchor!r}")
-    finally:
-        context.close()
+    for view, results in page_walk.items():
+        if (view.width, view.scheme) != (1280, "light"):
+            continue
+        state, path = results[_CODE_AND_ANCHORS], view.path
+        code_blocks += state["code"]
+        if state["copy"] != state["code"]:
+            problems.append(f"/{path}: {state['code']} code blocks, {state['copy']} copy buttons")
+        for heading_id, anchor in state["headings"]:
+            headings += 1
+            if not heading_id or anchor != f"#{heading_id}":
+                problems.append(f"/{path}: heading id={heading_id!r} has anchor {anchor!r}")
     print(f"\n{code_blocks} code blocks with copy buttons, {headings} headings with anchors")
     assert code_blocks > 0 and headings > 0
     assert not problems, "\n".join(problems)
 
 
-_SIDEWAYS = """
+_SIDEWAYS = probe("sideways", views=((390, "light"),), script="""
 () => {
   const width = document.documentElement.clientWidth;
   // what sticks out: the innermost elements wider than the viewport that no scrolling box contains
@@ -140,23 +137,17 @@ _SIDEWAYS = """
     culprits: innermost.slice(0, 3).map(el => `<${el.tagName.toLowerCase()}> ${el.textContent.trim().slice(0, 60)}`),
   };
 }
-"""
+""")
 
 
-def test_no_page_scrolls_sideways_on_a_phone(shared_browser, shared_server, shared_pages):
+def test_no_page_scrolls_sideways_on_a_phone(page_walk):
     """At 390 px every wide thing (table, figure, formula, code) scrolls inside its own box, not the page."""
-    context = shared_browser.new_context(viewport={"width": 390, "height": 844}, locale="ja-JP")
-    page = context.new_page()
     problems = []
-    try:
-        for path in shared_pages:
-            page.goto(shared_server + path, wait_until="networkidle")
-            page.wait_for_load_state("load")  # network idle may come before the parser ends
-            state = page.evaluate(_SIDEWAYS)
-            if state["overflow"] > 0:
-                problems.append(f"/{path}: {state['overflow']} px sideways; {state['culprits']}")
-    finally:
-        context.close()
+    for view, results in page_walk.items():
+        state = results.get(_SIDEWAYS)
+        if state is not None and state["overflow"] > 0:
+            problems.append(f"/{view.path}: {state['overflow']} px sideways; {state['culprits']}")
+    assert any(_SIDEWAYS in results for results in page_walk.values()), "the walk measured no page at 390 px"
     assert not problems, "pages wider than a 390 px phone:\n" + "\n".join(problems)
 
 

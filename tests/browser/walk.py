@@ -6,6 +6,9 @@ results, so several checks of every page in every view cost one visit, not one e
     FRAME = probe("frame", "() => ({...})")
     def test_x(page_walk):
         for view, results in page_walk.items(): ... results[FRAME] ...
+
+A probe that changes the page (opens ``<details>``, selects tabs, scrolls: ``reveals=True``) runs after every
+probe that reads the page as it loads, so that those still see what a reader sees first.
 """
 
 from __future__ import annotations
@@ -33,26 +36,33 @@ class Probe:
     script: str
     add_scripts: tuple[Path, ...] = ()
     views: tuple[tuple[int, str], ...] = VIEWS  # the (width, scheme) it runs in
+    reveals: bool = False  # it opens folded content, selects tabs or scrolls: run it after the others
 
 
 # Pages visited besides every page of the site: the explorer opened on a signed stage (its diverging tables).
 EXTRA_PATHS = ("tryit/?stage=residual1",)
-# A page is read once these are gone: the explorer's tables come once its kernel has run.
-_UNSETTLED = '[data-tm-panel="explorer"]:not([data-tm-ready="1"])'
+# A page is read once these are gone: the explorer's tables come once its kernel has run, a formula's layout once
+# KaTeX has typeset it (katex-init.js runs on Material's document$, which need not come before "load").
+_UNSETTLED = '[data-tm-panel="explorer"]:not([data-tm-ready="1"]), .arithmatex:not([data-typeset])'
 
 
 PROBES: dict[str, Probe] = {}
 
 
-def probe(name: str, script: str, add_scripts: tuple[Path, ...] = (), views=VIEWS) -> str:
+def probe(name: str, script: str, add_scripts: tuple[Path, ...] = (), views=VIEWS, reveals: bool = False) -> str:
     """Register a probe (a repeated name is an error: two tests would read each other's results)."""
-    if name in PROBES and PROBES[name].script != script:
+    if name in PROBES and (PROBES[name].script, PROBES[name].reveals) != (script, reveals):
         raise ValueError(f"browser walk: probe {name!r} is registered twice with different scripts")
     unknown = [v for v in views if v not in VIEWS]
     if unknown:
         raise ValueError(f"browser walk: probe {name!r} asks for views {unknown}, not among {VIEWS}")
-    PROBES[name] = Probe(name, script, tuple(add_scripts), tuple(views))
+    PROBES[name] = Probe(name, script, tuple(add_scripts), tuple(views), reveals)
     return name
+
+
+def in_order() -> list[Probe]:
+    """The probes in the order they run on a page: those that only read it first, then those that change it."""
+    return sorted(PROBES.values(), key=lambda p: p.reveals)  # sorted() is stable: registration order otherwise
 
 
 def walk(browser, server: str, pages: list[str]) -> dict[View, dict[str, object]]:
@@ -72,7 +82,7 @@ def walk(browser, server: str, pages: list[str]) -> dict[View, dict[str, object]
                 page.wait_for_function(f"!document.querySelector({_UNSETTLED!r})")
                 view = View(path, width, scheme)
                 results[view] = {}
-                for p in PROBES.values():
+                for p in in_order():
                     if (width, scheme) not in p.views:
                         continue
                     for script in p.add_scripts:
