@@ -96,6 +96,20 @@ def source_meaning(path: Path) -> bytes:
     return ast.dump(_strip_docstrings(tree), annotate_fields=False).encode()
 
 
+# What a file says, kept for the life of the process and keyed on the file's bytes: under ``mkdocs serve`` a
+# prose edit keeps the project's modules imported (hooks/fresh_build.py), so the next build parses none of the
+# unchanged ``src`` files again (it parsed each of them for every block's cache key, and once more for every
+# page's notebook). Reading and hashing a file is cheap; parsing it is not. An edited file has a new key.
+_FILE_FACTS: dict[tuple[str, str, bytes], object] = {}
+
+
+def _file_fact(kind: str, path: Path, compute: Callable[[], object]):
+    key = (kind, str(path), hashlib.sha256(path.read_bytes()).digest())
+    if key not in _FILE_FACTS:
+        _FILE_FACTS[key] = compute()
+    return _FILE_FACTS[key]
+
+
 def find_src_root() -> Path:
     """The directory holding the project packages (``src/``), found without importing them."""
     spec = importlib.util.find_spec(PROJECT_PACKAGES[0])
@@ -134,6 +148,19 @@ class DependencyGraph:
 
     def imports_of_code(self, code: str, module: str | None = None) -> set[str]:
         """Project modules that ``code`` imports directly (``module``: its own name, for relative imports)."""
+        return self._modules_among(self._named_imports(code, module), code, module)
+
+    def _modules_among(self, named: set[str], code: str, module: str | None) -> set[str]:
+        """Of the names ``code`` imports, those that are project modules; with importlib/pkgutil over a package
+        (citable imports every transformer_math module), every module of each project package it names."""
+        found = set(named)
+        if _DYNAMIC_IMPORT.search(code) and module is not None:
+            packages = [package for package in self.packages if package in code]
+            found |= {m for m in self.all_modules() if m.split(".", 1)[0] in packages}
+        return {name for name in found if self.module_file(name) is not None}
+
+    def _named_imports(self, code: str, module: str | None) -> set[str]:
+        """Project module names (and their parents) that the import statements of ``code`` name."""
         try:
             tree = ast.parse(code)
         except SyntaxError:
@@ -160,12 +187,7 @@ class DependencyGraph:
                 found.update(self._with_parents(base))
                 for alias in node.names:
                     found.update(self._with_parents(f"{base}.{alias.name}"))  # kept only if it is a module
-        if _DYNAMIC_IMPORT.search(code) and module is not None:
-            # importlib/pkgutil over a package (citable imports every transformer_math module): depend on
-            # every module of each project package the code names.
-            named = [package for package in self.packages if package in code]
-            found.update(m for m in self.all_modules() if m.split(".", 1)[0] in named)
-        return {name for name in found if self.module_file(name) is not None}
+        return found
 
     def _with_parents(self, name: str) -> list[str]:
         parts = name.split(".")
@@ -176,8 +198,12 @@ class DependencyGraph:
     def direct_imports(self, module: str) -> frozenset[str]:
         if module not in self._imports:
             path = self.module_file(module)
-            code = path.read_text(encoding="utf-8") if path else ""
-            self._imports[module] = frozenset(self.imports_of_code(code, module))
+            if path is None:
+                self._imports[module] = frozenset()
+            else:
+                code = path.read_text(encoding="utf-8")
+                named = _file_fact(f"imports {module} {self.packages}", path, lambda: self._named_imports(code, module))
+                self._imports[module] = frozenset(self._modules_among(named, code, module))
         return self._imports[module]
 
     def closure(self, code: str) -> list[str]:
@@ -204,7 +230,7 @@ class DependencyGraph:
                 ]
                 found = hashlib.sha256("\n".join(parts).encode()).hexdigest()
             elif path.suffix == ".py" and not exact:  # code: what it means (see source_meaning)
-                found = hashlib.sha256(source_meaning(path)).hexdigest()
+                found = _file_fact("meaning", path, lambda: hashlib.sha256(source_meaning(path)).hexdigest())
             else:
                 found = hashlib.sha256(path.read_bytes()).hexdigest()
             self._digests[path, exact] = found
@@ -230,7 +256,8 @@ class DependencyGraph:
         for module in modules:
             if module not in self._reads:
                 path = self.module_file(module)
-                self._reads[module] = source_reads(path.read_text(encoding="utf-8")) if path else None
+                read = (lambda p=path: source_reads(p.read_text(encoding="utf-8"))) if path else None
+                self._reads[module] = _file_fact("reads", path, read) if path else None
             if self._reads[module] == "others":
                 return None
             if self._reads[module] == "own":

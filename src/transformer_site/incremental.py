@@ -172,6 +172,14 @@ def page_built(url: str) -> None:
     state.rebuilt_urls.add(url)
 
 
+def rebuilt_only() -> set[str] | None:
+    """The URLs of the pages this build rendered, when it rebuilt only some pages (a prose edit under a dirty
+    serve: the others' outputs, notebooks included, are still those of the last good build); None otherwise."""
+    if state.dirty and state.change is not None and not state.change.whole:
+        return set(state.rebuilt_urls)
+    return None
+
+
 def build_failed() -> None:
     state.failed = True
 

@@ -425,19 +425,26 @@ def on_post_build(config, **kwargs) -> None:
 
     if _build is None or failures.reported():
         return  # a failed build publishes nothing: no block runs again to fill a notebook
+    from transformer_site import incremental
+
     start = time.perf_counter()
     site_dir = Path(config["site_dir"])
+    rebuilt, written = incremental.rebuilt_only(), 0
     for page, (parts, target) in sorted(_build.pages.items()):
+        path = site_dir / target
+        if rebuilt is not None and _build.site.page_urls.get(f"{_build.docs_dir}/{page}") not in rebuilt:
+            if path.is_file():
+                continue  # a prose edit of another page: this notebook is the last good build's, and still right
         try:
             notebook = page_notebook(
                 "", f"{_build.docs_dir}/{page}", _build.project, _build.site, _cached_output, parts
             )
         except ValueError as exc:
             raise PluginError(f"notebook export: {exc}") from None
-        path = site_dir / target
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
-    log.info(f"notebooks: {len(_build.pages)} written with the build's outputs in {time.perf_counter() - start:.1f} s")
+        written += 1
+    log.info(f"notebooks: {written} written with the build's outputs in {time.perf_counter() - start:.1f} s")
 
 
 def download_button(

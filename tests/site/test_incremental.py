@@ -57,3 +57,36 @@ def test_mkdocs_warning_about_dirty_builds_is_dropped_only_in_a_dirty_serve():
     assert not incremental._drop_dirty_warning(record)
     other = logging.LogRecord("mkdocs.commands.build", logging.WARNING, "", 0, "something else", None, None)
     assert incremental._drop_dirty_warning(other)
+
+
+def test_only_a_partial_rebuild_names_the_pages_it_rendered(monkeypatch):
+    """The notebooks are written for the rendered pages only in a dirty prose rebuild (transformer_site.notebooks);
+    a whole build, or any build outside a dirty serve, writes them all."""
+    state = incremental.LoopState(dirty=True, serving=True)
+    monkeypatch.setattr(incremental, "state", state)
+    state.change, state.rebuilt_urls = Change(whole=False, code_changed=False, pages={"a.md"}), {"a/"}
+    assert incremental.rebuilt_only() == {"a/"}
+    state.change = Change(whole=True, code_changed=False)
+    assert incremental.rebuilt_only() is None
+    state.change, state.dirty = Change(whole=False, code_changed=False, pages={"a.md"}), False
+    assert incremental.rebuilt_only() is None
+
+
+def test_unchanged_files_are_parsed_once_per_process_and_an_edit_is_read_again(tmp_path, monkeypatch):
+    """The figure cache's facts about a file are kept across the builds of one serve, keyed on the file's bytes:
+    an edit of the same size in the same instant (a constant changed) is read again."""
+    from transformer_site import figure_cache
+
+    parsed = []
+    monkeypatch.setattr(figure_cache, "_FILE_FACTS", {})
+    monkeypatch.setattr(figure_cache, "source_meaning", lambda path: parsed.append(path) or path.read_bytes())
+    src = tmp_path / "src"
+    (src / "transformer_math").mkdir(parents=True)
+    module = src / "transformer_math" / "ops.py"
+    module.write_text("X = 1\n")
+    first = figure_cache.DependencyGraph(src).digest(module)
+    assert figure_cache.DependencyGraph(src).digest(module) == first  # a new build's graph: nothing parsed
+    assert parsed == [module]
+    module.write_text("X = 2\n")
+    assert figure_cache.DependencyGraph(src).digest(module) != first
+    assert parsed == [module, module]
