@@ -83,12 +83,13 @@ def _strip_docstrings(tree: ast.AST) -> ast.AST:
     return tree
 
 
-def source_meaning(path: Path) -> bytes:
+def source_meaning(path: Path, data: bytes | None = None) -> bytes:
     """What a Python file means, as bytes: its syntax tree without docstrings, comments, positions or layout.
+    ``data``: the file's bytes, if already read.
 
     A file that does not parse is keyed on its bytes (the block importing it will fail, and must re-run).
     """
-    data = path.read_bytes()
+    data = path.read_bytes() if data is None else data
     try:
         tree = ast.parse(data, filename=str(path))
     except (SyntaxError, ValueError):
@@ -103,10 +104,12 @@ def source_meaning(path: Path) -> bytes:
 _FILE_FACTS: dict[tuple[str, str, bytes], object] = {}
 
 
-def _file_fact(kind: str, path: Path, compute: Callable[[], object]):
-    key = (kind, str(path), hashlib.sha256(path.read_bytes()).digest())
+def _file_fact(kind: str, path: Path, compute: Callable[[bytes], object]):
+    """``compute(the file's bytes)``, computed once per content of the file."""
+    data = path.read_bytes()
+    key = (kind, str(path), hashlib.sha256(data).digest())
     if key not in _FILE_FACTS:
-        _FILE_FACTS[key] = compute()
+        _FILE_FACTS[key] = compute(data)
     return _FILE_FACTS[key]
 
 
@@ -148,15 +151,21 @@ class DependencyGraph:
 
     def imports_of_code(self, code: str, module: str | None = None) -> set[str]:
         """Project modules that ``code`` imports directly (``module``: its own name, for relative imports)."""
-        return self._modules_among(self._named_imports(code, module), code, module)
+        return self._modules_among(*self._import_facts(code, module))
 
-    def _modules_among(self, named: set[str], code: str, module: str | None) -> set[str]:
-        """Of the names ``code`` imports, those that are project modules; with importlib/pkgutil over a package
-        (citable imports every transformer_math module), every module of each project package it names."""
+    def _import_facts(self, code: str, module: str | None) -> tuple[set[str], tuple[str, ...]]:
+        """What ``code`` says about its imports: the names its import statements name, and the project packages
+        it imports from dynamically (importlib/pkgutil over a package: citable imports every transformer_math
+        module; only a module's own code counts)."""
+        dynamic = module is not None and _DYNAMIC_IMPORT.search(code) is not None
+        packages = tuple(package for package in self.packages if dynamic and package in code)
+        return self._named_imports(code, module), packages
+
+    def _modules_among(self, named: set[str], dynamic_packages: tuple[str, ...]) -> set[str]:
+        """The project modules among ``named``, and every module of the packages imported dynamically."""
         found = set(named)
-        if _DYNAMIC_IMPORT.search(code) and module is not None:
-            packages = [package for package in self.packages if package in code]
-            found |= {m for m in self.all_modules() if m.split(".", 1)[0] in packages}
+        if dynamic_packages:
+            found |= {m for m in self.all_modules() if m.split(".", 1)[0] in dynamic_packages}
         return {name for name in found if self.module_file(name) is not None}
 
     def _named_imports(self, code: str, module: str | None) -> set[str]:
@@ -201,9 +210,9 @@ class DependencyGraph:
             if path is None:
                 self._imports[module] = frozenset()
             else:
-                code = path.read_text(encoding="utf-8")
-                named = _file_fact(f"imports {module} {self.packages}", path, lambda: self._named_imports(code, module))
-                self._imports[module] = frozenset(self._modules_among(named, code, module))
+                kind = f"imports {module} {self.packages}"
+                facts = _file_fact(kind, path, lambda data: self._import_facts(data.decode("utf-8"), module))
+                self._imports[module] = frozenset(self._modules_among(*facts))
         return self._imports[module]
 
     def closure(self, code: str) -> list[str]:
@@ -230,7 +239,7 @@ class DependencyGraph:
                 ]
                 found = hashlib.sha256("\n".join(parts).encode()).hexdigest()
             elif path.suffix == ".py" and not exact:  # code: what it means (see source_meaning)
-                found = _file_fact("meaning", path, lambda: hashlib.sha256(source_meaning(path)).hexdigest())
+                found = _file_fact("meaning", path, lambda data: hashlib.sha256(source_meaning(path, data)).hexdigest())
             else:
                 found = hashlib.sha256(path.read_bytes()).hexdigest()
             self._digests[path, exact] = found
@@ -256,8 +265,10 @@ class DependencyGraph:
         for module in modules:
             if module not in self._reads:
                 path = self.module_file(module)
-                read = (lambda p=path: source_reads(p.read_text(encoding="utf-8"))) if path else None
-                self._reads[module] = _file_fact("reads", path, read) if path else None
+                if path is None:
+                    self._reads[module] = None
+                else:
+                    self._reads[module] = _file_fact("reads", path, lambda data: source_reads(data.decode("utf-8")))
             if self._reads[module] == "others":
                 return None
             if self._reads[module] == "own":

@@ -79,7 +79,7 @@ def test_unchanged_files_are_parsed_once_per_process_and_an_edit_is_read_again(t
 
     parsed = []
     monkeypatch.setattr(figure_cache, "_FILE_FACTS", {})
-    monkeypatch.setattr(figure_cache, "source_meaning", lambda path: parsed.append(path) or path.read_bytes())
+    monkeypatch.setattr(figure_cache, "source_meaning", lambda path, data: parsed.append(path) or data)
     src = tmp_path / "src"
     (src / "transformer_math").mkdir(parents=True)
     module = src / "transformer_math" / "ops.py"
