@@ -187,14 +187,15 @@ def build_failed() -> None:
 def merge_search_index(index: dict) -> dict:
     """Material's index of a dirty build holds only the rebuilt pages: put back the entries of the others, in
     their places, from the last good build. A whole build's index is kept as it is (and remembered)."""
-    if state.dirty and state.change is not None and not state.change.whole and state.raw_index is not None:
+    rebuilt = rebuilt_only()
+    if rebuilt is not None and state.raw_index is not None:
         fresh: dict[str, list[dict]] = {}
         for doc in index.get("docs", []):
             fresh.setdefault(doc["location"].split("#", 1)[0], []).append(doc)
         merged, placed = [], set()
         for doc in state.raw_index.get("docs", []):
             page = doc["location"].split("#", 1)[0]
-            if page not in state.rebuilt_urls:
+            if page not in rebuilt:
                 merged.append(doc)
             elif page not in placed:
                 merged.extend(fresh.get(page, []))
