@@ -12,7 +12,7 @@ import colorsys
 
 import pytest
 from page_scripts import with_helpers
-from walk import probe
+from walk import probe, readings
 
 from transformer_figures.style import DIVERGING_CMAP, SEQUENTIAL_CMAP
 
@@ -89,13 +89,11 @@ def _problems(where: str, table) -> list[str]:
 def test_same_sign_same_hue_on_every_heat_table(page_walk, scheme):
     problems, seen = [], {}
     # the explorer opens on the weights (sequential); the walk also opens it on a signed stage (diverging)
-    for view, results in page_walk.items():
-        if (view.width, view.scheme) != (1280, scheme):
-            continue
-        for table in results[_TABLES]:
+    for path, tables in readings(page_walk, _TABLES, 1280, scheme):
+        for table in tables:
             kind, scale = table[0], table[1]
             seen[(kind, scale)] = seen.get((kind, scale), 0) + 1
-            problems += _problems("/" + view.path, table)
+            problems += _problems("/" + path, table)
     print(f"\n{scheme}: " + ", ".join(f"{n} {kind} ({scale})" for (kind, scale), n in sorted(seen.items())))
     for needed in [("heat table", "diverging"), ("heat table", "sequential"), ("panel heatmap", "sequential")]:
         assert needed in seen, f"no {needed[0]} with a {needed[1]} scale found on any page: {sorted(seen)}"
@@ -135,12 +133,9 @@ _FRAMES = probe("heat-table-frames", views=((1280, "light"), (390, "light")), re
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_frame_never_covers_the_digits_it_frames(page_walk, width):
     problems, framed = [], 0
-    for view, results in page_walk.items():
-        if (view.width, view.scheme) != (width, "light"):
-            continue
-        count, covered = results[_FRAMES]
+    for path, (count, covered) in readings(page_walk, _FRAMES, width, "light"):
         framed += count
-        problems += [f"/{view.path}: {caption!r} {text!r} spans {a:.1f}–{b:.1f} px, inside the frame {lo:.1f}–{hi:.1f}"
+        problems += [f"/{path}: {caption!r} {text!r} spans {a:.1f}–{b:.1f} px, inside the frame {lo:.1f}–{hi:.1f}"
                      for caption, text, a, b, lo, hi in covered]  # fmt: skip
     print(f"\n{framed} framed cells at {width} px")
     assert framed, "no framed cell found on any page"

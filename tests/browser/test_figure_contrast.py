@@ -15,7 +15,7 @@ import re
 
 import pytest
 from page_scripts import with_helpers
-from walk import probe
+from walk import probe, readings
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -118,16 +118,11 @@ def test_contrast_formula():
     assert contrast([119, 119, 119], [255, 255, 255]) == pytest.approx(4.48, abs=0.01)  # #777 on white
 
 
-def _walked(page_walk, scheme: str, name: str):
-    """(page path, what probe ``name`` returned) for every page walked at 1280 px in ``scheme``."""
-    return [(v.path, results[name]) for v, results in page_walk.items() if (v.width, v.scheme) == (1280, scheme)]
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_figure_text_contrast(page_walk, scheme: str):
     measured, low, figures = 0, [], 0
     worst = (99.0, "")
-    for path, records in _walked(page_walk, scheme, _MEASURE):
+    for path, records in readings(page_walk, _MEASURE, 1280, scheme):
         figures += len({r[0] for r in records})
         for label, text, fg, bg, on_shape in records:
             ratio = contrast(fg, bg)
@@ -144,7 +139,7 @@ def test_figure_text_contrast(page_walk, scheme: str):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_heat_table_contrast(page_walk, scheme: str):
     texts, marks = [], []
-    for path, measured in _walked(page_walk, scheme, _MEASURE_TABLES):
+    for path, measured in readings(page_walk, _MEASURE_TABLES, 1280, scheme):
         texts += [(path, *record) for record in measured["texts"]]
         marks += [(path, *record) for record in measured["marks"]]
     ratios = [(contrast(fg, bg), f"/{path} 「{text}」 in {label!r}") for path, label, text, fg, bg in texts]

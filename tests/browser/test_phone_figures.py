@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from page_scripts import with_helpers
-from walk import probe
+from walk import probe, readings
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -47,14 +47,9 @@ _FIGURES = probe("phone-figures", views=(PHONE,), reveals=True, script=with_help
 """))
 
 
-def _walked(page_walk, name: str):
-    """(page path, what probe ``name`` returned) for every page walked at 390 px, light."""
-    return [(view.path, results[name]) for view, results in page_walk.items() if (view.width, view.scheme) == PHONE]
-
-
 def test_figures_fit_a_phone_column_with_legible_text(page_walk):
     problems, measured, smallest = [], 0, []
-    for path, figures in _walked(page_walk, _FIGURES):
+    for path, figures in readings(page_walk, _FIGURES, *PHONE):
         for label, width, column, text_px, text, scrolls in figures:
             measured += 1
             smallest.append((text_px, path, label))
@@ -86,7 +81,7 @@ _FORMULAS = probe("phone-formulas", views=(PHONE,), reveals=True, script=with_he
 
 def test_display_formulas_fit_or_show_a_scroll_cue(page_walk):
     problems, formulas, wide = [], 0, 0
-    for path, found in _walked(page_walk, _FORMULAS):
+    for path, found in readings(page_walk, _FORMULAS, *PHONE):
         for start, overflows, cue in found:
             formulas += 1
             wide += overflows

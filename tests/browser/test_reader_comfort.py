@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 import pytest
 import yaml
 from page_scripts import with_helpers
-from walk import probe
+from walk import probe, readings
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -105,10 +105,7 @@ async () => {
 def test_code_blocks_have_copy_buttons_and_headings_have_anchors(page_walk):
     assert "content.code.copy" in _config()["theme"]["features"]
     problems, code_blocks, headings = [], 0, 0
-    for view, results in page_walk.items():
-        if (view.width, view.scheme) != (1280, "light"):
-            continue
-        state, path = results[_CODE_AND_ANCHORS], view.path
+    for path, state in readings(page_walk, _CODE_AND_ANCHORS, 1280, "light"):
         code_blocks += state["code"]
         if state["copy"] != state["code"]:
             problems.append(f"/{path}: {state['code']} code blocks, {state['copy']} copy buttons")
@@ -142,12 +139,10 @@ _SIDEWAYS = probe("sideways", views=((390, "light"),), script="""
 
 def test_no_page_scrolls_sideways_on_a_phone(page_walk):
     """At 390 px every wide thing (table, figure, formula, code) scrolls inside its own box, not the page."""
-    problems = []
-    for view, results in page_walk.items():
-        state = results.get(_SIDEWAYS)
-        if state is not None and state["overflow"] > 0:
-            problems.append(f"/{view.path}: {state['overflow']} px sideways; {state['culprits']}")
-    assert any(_SIDEWAYS in results for results in page_walk.values()), "the walk measured no page at 390 px"
+    measured = readings(page_walk, _SIDEWAYS, 390, "light")
+    problems = [f"/{path}: {state['overflow']} px sideways; {state['culprits']}" for path, state in measured
+                if state["overflow"] > 0]  # fmt: skip
+    assert measured, "the walk measured no page at 390 px"
     assert not problems, "pages wider than a 390 px phone:\n" + "\n".join(problems)
 
 

@@ -5,7 +5,7 @@ results, so several checks of every page in every view cost one visit, not one e
 
     FRAME = probe("frame", "() => ({...})")
     def test_x(page_walk):
-        for view, results in page_walk.items(): ... results[FRAME] ...
+        for path, frame in readings(page_walk, FRAME, 1280, "light"): ...
 
 A probe that changes the page (opens ``<details>``, selects tabs, scrolls: ``reveals=True``) runs after every
 probe that reads the page as it loads, so that those still see what a reader sees first.
@@ -63,6 +63,11 @@ def probe(name: str, script: str, add_scripts: tuple[Path, ...] = (), views=VIEW
 def in_order() -> list[Probe]:
     """The probes in the order they run on a page: those that only read it first, then those that change it."""
     return sorted(PROBES.values(), key=lambda p: p.reveals)  # sorted() is stable: registration order otherwise
+
+
+def readings(walked: dict[View, dict[str, object]], name: str, width: int, scheme: str) -> list[tuple[str, object]]:
+    """(page path, what probe ``name`` returned) for every page of the walk seen at ``width`` px in ``scheme``."""
+    return [(v.path, results[name]) for v, results in walked.items() if (v.width, v.scheme) == (width, scheme)]
 
 
 def walk(browser, server: str, pages: list[str]) -> dict[View, dict[str, object]]:
