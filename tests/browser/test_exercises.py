@@ -172,6 +172,7 @@ def test_questions_work_after_instant_navigation_and_send_nothing(tab, shared_se
     page.goto(shared_server + "notes/02-qkv/", wait_until="networkidle")
     page.wait_for_load_state("load")  # network idle may come before the parser ends
     page.evaluate("window.__noReload = true")
+    before = page.locator('.exercise[data-kind="number"]').first.get_attribute("id")
     target = shared_server + "notes/03-attention/"
     page.evaluate(
         "url => { const a = document.createElement('a'); a.href = url; document.body.append(a); a.click(); }", target
@@ -179,8 +180,15 @@ def test_questions_work_after_instant_navigation_and_send_nothing(tab, shared_se
     page.wait_for_url(target)
     page.wait_for_load_state("networkidle")
     assert page.evaluate("window.__noReload === true"), "the page reloaded instead of instant navigation"
+    # The URL changes before Material swaps the content in: wait for the new page's first question, set up by
+    # exercises.js, and keep to that one element (the answer read and the input filled must be the same question).
+    first = page.wait_for_function(
+        """old => { const q = document.querySelector('.exercise[data-kind="number"]');
+                    return q && q.id !== old && q.dataset.ready === "1" && q.id; }""",
+        arg=before,
+    ).json_value()
     page.on("request", lambda r: requests.append(f"{r.method} {r.url}"))
-    question = page.locator('.exercise[data-kind="number"]').first
+    question = page.locator(f"#{first}")
     question.locator(".exercise-input").fill(question.get_attribute("data-answer"))
     question.locator(".exercise-check").click()
     assert _state(question) == "correct"
