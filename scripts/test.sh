@@ -22,7 +22,7 @@ fi
 bash scripts/setup-venv.sh tests
 export NO_MKDOCS_2_WARNING=1
 .venv/bin/ruff check src tests snippets benchmarks
-parallel=(-n "$jobs" --dist loadgroup)
+parallel=(-n "$jobs" --dist loadgroup --no-loadscope-reorder)  # tests/conftest.py orders the groups, longest first
 if [ "$jobs" = 0 ]; then
   parallel=(-p no:xdist)
 fi

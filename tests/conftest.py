@@ -30,10 +30,24 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 # ----------------------------------------------------------------------------- parallel runs (pytest-xdist)
 # scripts/test.sh runs the suite on two workers with --dist loadgroup. Each test file is one group, so its
-# module fixtures (a tiny project, one build of the site for several tests) are made once, on one worker; every
-# test that uses the one shared strict build of the site (tests/browser/conftest.py: ``shared_site``) is in a
-# single group, so that build is made once per run, not once per worker.
-SHARED_SITE_GROUP = "shared-site"
+# module fixtures (a tiny project, a server on the one shared build of the site) are made once, on one worker;
+# the tests that read the browser walk of the site in one view are one group per view (tests/browser/walk.py:
+# ``in_views``), so the four walks are shared out among the workers. The shared build itself is made once per
+# run, by the first worker that needs it (tests/browser/conftest.py: ``shared_site``).
+#
+# The scheduler hands out the groups in the order of the collection (test.sh: --no-loadscope-reorder), each to
+# the first worker that runs short: the longest go first, so that no long group is left for the end while the
+# other worker stands idle. A walk takes minutes; the first walk builds the shared site, and while it does, the
+# other worker makes its own builds (the tests that build a project of their own), then takes the next walk.
+FIRST_WALK, OWN_BUILD, WALK, SHARED_SITE, REST = range(5)
+
+
+def _rank(item: pytest.Item, group: str) -> int:
+    if group.startswith("walk-"):
+        return FIRST_WALK if group == "walk-1280-light" else WALK
+    if "shared_site" in getattr(item, "fixturenames", ()):
+        return SHARED_SITE
+    return OWN_BUILD if item.get_closest_marker("build") is not None else REST
 
 
 # tryfirst: on a worker, xdist's own pytest_collection_modifyitems reads the xdist_group marks and moves each test
@@ -41,12 +55,14 @@ SHARED_SITE_GROUP = "shared-site"
 # then be seen by nobody.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    groups = {}
     for item in items:
-        if item.get_closest_marker("xdist_group") is not None:
-            continue
-        uses_shared_site = "shared_site" in getattr(item, "fixturenames", ())
-        group = SHARED_SITE_GROUP if uses_shared_site else item.nodeid.split("::", 1)[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+        marker = item.get_closest_marker("xdist_group")
+        if marker is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+            marker = item.get_closest_marker("xdist_group")
+        groups[item.nodeid] = marker.args[0] if marker.args else marker.kwargs.get("name", "default")
+    items.sort(key=lambda item: _rank(item, groups[item.nodeid]))  # stable: file order within a rank
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

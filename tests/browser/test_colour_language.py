@@ -12,7 +12,7 @@ import colorsys
 
 import pytest
 from page_scripts import with_helpers
-from walk import probe, readings
+from walk import in_views, probe, readings
 
 from transformer_figures.style import DIVERGING_CMAP, SEQUENTIAL_CMAP
 
@@ -85,16 +85,16 @@ def _problems(where: str, table) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_same_sign_same_hue_on_every_heat_table(page_walk, scheme):
+@in_views((1280, "light"), (1280, "dark"))
+def test_same_sign_same_hue_on_every_heat_table(page_walk, view):
     problems, seen = [], {}
     # the explorer opens on the weights (sequential); the walk also opens it on a signed stage (diverging)
-    for path, tables in readings(page_walk, _TABLES, 1280, scheme):
+    for path, tables in readings(page_walk, _TABLES, *view):
         for table in tables:
             kind, scale = table[0], table[1]
             seen[(kind, scale)] = seen.get((kind, scale), 0) + 1
             problems += _problems("/" + path, table)
-    print(f"\n{scheme}: " + ", ".join(f"{n} {kind} ({scale})" for (kind, scale), n in sorted(seen.items())))
+    print(f"\n{view[1]}: " + ", ".join(f"{n} {kind} ({scale})" for (kind, scale), n in sorted(seen.items())))
     for needed in [("heat table", "diverging"), ("heat table", "sequential"), ("panel heatmap", "sequential")]:
         assert needed in seen, f"no {needed[0]} with a {needed[1]} scale found on any page: {sorted(seen)}"
     for needed in [("explorer table", "diverging"), ("explorer table", "sequential")]:
@@ -130,13 +130,13 @@ _FRAMES = probe("heat-table-frames", views=((1280, "light"), (390, "light")), re
 """))
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-def test_a_frame_never_covers_the_digits_it_frames(page_walk, width):
+@in_views((1280, "light"), (390, "light"))
+def test_a_frame_never_covers_the_digits_it_frames(page_walk, view):
     problems, framed = [], 0
-    for path, (count, covered) in readings(page_walk, _FRAMES, width, "light"):
+    for path, (count, covered) in readings(page_walk, _FRAMES, *view):
         framed += count
         problems += [f"/{path}: {caption!r} {text!r} spans {a:.1f}–{b:.1f} px, inside the frame {lo:.1f}–{hi:.1f}"
                      for caption, text, a, b, lo, hi in covered]  # fmt: skip
-    print(f"\n{framed} framed cells at {width} px")
+    print(f"\n{framed} framed cells at {view[0]} px")
     assert framed, "no framed cell found on any page"
     assert not problems, "\n".join(problems)

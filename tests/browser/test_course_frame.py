@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from walk import probe
+from walk import VIEWS, View, in_views, probe
 
 from transformer_pages import course
 
@@ -74,21 +74,22 @@ def _problems(view, seen: dict) -> list[str]:
     return problems
 
 
-def test_every_content_page_shows_its_frame_and_block_map(page_walk):
+@in_views(*VIEWS)
+def test_every_content_page_shows_its_frame_and_block_map(page_walk, view):
     assert FRAMED and MAPPED, "no content pages found in docs/"
-    walked = {view.path for view in page_walk}
+    seen_at = {View(path, *view): seen[FRAME] for path, seen in page_walk.view(*view).items()}
+    walked = {v.path for v in seen_at}
     assert FRAMED <= walked and MAPPED <= walked, f"pages not built: {sorted((FRAMED | MAPPED) - walked)}"
-    wrong = [f"{view}: {p}" for view, seen in page_walk.items() for p in _problems(view, seen[FRAME])]
+    wrong = [f"{v}: {p}" for v, seen in seen_at.items() for p in _problems(v, seen)]
     assert not wrong, f"{len(wrong)} problems, e.g.\n" + "\n".join(wrong[:12])
 
 
-def test_every_notes_page_links_to_its_chapter_page_and_back(page_walk):
+@in_views((1280, "light"))  # links do not change with the view
+def test_every_notes_page_links_to_its_chapter_page_and_back(page_walk, view):
     wrong = []
-    for view, seen in page_walk.items():
-        if view.width != 1280 or view.scheme != "light":
-            continue  # links do not change with the view
-        md = view.path[:-1] + ".md" if view.path else ""
+    for path, seen in page_walk.view(*view).items():
+        md = path[:-1] + ".md" if path else ""
         for other in course.counterparts(md):
             if not any(href.endswith("/" + _url(other)) for href in seen[FRAME]["hrefs"]):
-                wrong.append(f"/{view.path} has no link to {other}")
+                wrong.append(f"/{path} has no link to {other}")
     assert not wrong, "\n".join(wrong)

@@ -15,7 +15,7 @@ import re
 
 import pytest
 from page_scripts import with_helpers
-from walk import probe, readings
+from walk import in_views, probe, readings
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -118,11 +118,12 @@ def test_contrast_formula():
     assert contrast([119, 119, 119], [255, 255, 255]) == pytest.approx(4.48, abs=0.01)  # #777 on white
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_figure_text_contrast(page_walk, scheme: str):
+@in_views(*WIDE)
+def test_figure_text_contrast(page_walk, view):
+    scheme = view[1]
     measured, low, figures = 0, [], 0
     worst = (99.0, "")
-    for path, records in readings(page_walk, _MEASURE, 1280, scheme):
+    for path, records in readings(page_walk, _MEASURE, *view):
         figures += len({r[0] for r in records})
         for label, text, fg, bg, on_shape in records:
             ratio = contrast(fg, bg)
@@ -136,10 +137,11 @@ def test_figure_text_contrast(page_walk, scheme: str):
     assert not low, f"{len(low)} texts below {REQUIRED}:1 in the {scheme} palette:\n" + "\n".join(low[:40])
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_heat_table_contrast(page_walk, scheme: str):
+@in_views(*WIDE)
+def test_heat_table_contrast(page_walk, view):
+    scheme = view[1]
     texts, marks = [], []
-    for path, measured in readings(page_walk, _MEASURE_TABLES, 1280, scheme):
+    for path, measured in readings(page_walk, _MEASURE_TABLES, *view):
         texts += [(path, *record) for record in measured["texts"]]
         marks += [(path, *record) for record in measured["marks"]]
     ratios = [(contrast(fg, bg), f"/{path} 「{text}」 in {label!r}") for path, label, text, fg, bg in texts]

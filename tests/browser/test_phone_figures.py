@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from page_scripts import with_helpers
-from walk import probe, readings
+from walk import in_views, probe, readings
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -47,9 +47,10 @@ _FIGURES = probe("phone-figures", views=(PHONE,), reveals=True, script=with_help
 """))
 
 
-def test_figures_fit_a_phone_column_with_legible_text(page_walk):
+@in_views(PHONE)
+def test_figures_fit_a_phone_column_with_legible_text(page_walk, view):
     problems, measured, smallest = [], 0, []
-    for path, figures in readings(page_walk, _FIGURES, *PHONE):
+    for path, figures in readings(page_walk, _FIGURES, *view):
         for label, width, column, text_px, text, scrolls in figures:
             measured += 1
             smallest.append((text_px, path, label))
@@ -79,9 +80,10 @@ _FORMULAS = probe("phone-formulas", views=(PHONE,), reveals=True, script=with_he
 """))
 
 
-def test_display_formulas_fit_or_show_a_scroll_cue(page_walk):
+@in_views(PHONE)
+def test_display_formulas_fit_or_show_a_scroll_cue(page_walk, view):
     problems, formulas, wide = [], 0, 0
-    for path, found in readings(page_walk, _FORMULAS, *PHONE):
+    for path, found in readings(page_walk, _FORMULAS, *view):
         for start, overflows, cue in found:
             formulas += 1
             wide += overflows

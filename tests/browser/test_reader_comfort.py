@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 import pytest
 import yaml
 from page_scripts import with_helpers
-from walk import probe, readings
+from walk import in_views, probe, readings
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -102,10 +102,11 @@ async () => {
 """))
 
 
-def test_code_blocks_have_copy_buttons_and_headings_have_anchors(page_walk):
+@in_views((1280, "light"))
+def test_code_blocks_have_copy_buttons_and_headings_have_anchors(page_walk, view):
     assert "content.code.copy" in _config()["theme"]["features"]
     problems, code_blocks, headings = [], 0, 0
-    for path, state in readings(page_walk, _CODE_AND_ANCHORS, 1280, "light"):
+    for path, state in readings(page_walk, _CODE_AND_ANCHORS, *view):
         code_blocks += state["code"]
         if state["copy"] != state["code"]:
             problems.append(f"/{path}: {state['code']} code blocks, {state['copy']} copy buttons")
@@ -137,9 +138,10 @@ _SIDEWAYS = probe("sideways", views=((390, "light"),), script="""
 """)
 
 
-def test_no_page_scrolls_sideways_on_a_phone(page_walk):
+@in_views((390, "light"))
+def test_no_page_scrolls_sideways_on_a_phone(page_walk, view):
     """At 390 px every wide thing (table, figure, formula, code) scrolls inside its own box, not the page."""
-    measured = readings(page_walk, _SIDEWAYS, 390, "light")
+    measured = readings(page_walk, _SIDEWAYS, *view)
     problems = [f"/{path}: {state['overflow']} px sideways; {state['culprits']}" for path, state in measured
                 if state["overflow"] > 0]  # fmt: skip
     assert measured, "the walk measured no page at 390 px"
