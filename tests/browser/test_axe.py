@@ -2,18 +2,21 @@
 with its WCAG 2 A and AA rules reports no violation on any built page, at 1280 and 390 px, in Material's light
 and dark palette.
 
-One browser context per (width, scheme); the pages are visited in turn. Before each run every ``<details>`` is
-opened (answers, folded tables and derivations are content a reader opens), so their text is judged too.
+axe runs as a probe of the browser walk (``walk.py``), on the visit every other check of the page makes, not on
+a second visit of its own. Before it runs every ``<details>`` is opened (answers, folded tables and derivations
+are content a reader opens), so their text is judged too. It is the first probe that changes the page, so it
+judges the page as it loads (the first tab of each set, scrolled to the top) with its folds open (``first``).
 """
 
 from __future__ import annotations
 
-import pytest
+import json
 
-# Its own pytest-xdist group (tests/conftest.py keeps an explicit group): axe takes minutes over the whole site,
-# so it runs on the other worker, beside the tests that share the first worker's build, at the cost of a second
-# build of the site there.
-pytestmark = [pytest.mark.browser, pytest.mark.build, pytest.mark.xdist_group("axe")]
+import pytest
+from axe_playwright_python.base import AXE_FILE_PATH
+from walk import VIEWS, in_order, in_views, probe, readings
+
+pytestmark = [pytest.mark.browser, pytest.mark.build]
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
@@ -23,53 +26,32 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 #   the shape or page under it, in both palettes.
 EXCLUDE = [["svg.tf-figure"]]
 
-_OPEN_DETAILS = "() => { for (const d of document.querySelectorAll('details')) d.open = true; }"
+# [[rule, help, [target selector, …]], …]: axe.run's violations, with the nodes' targets only
+_AXE = probe("axe", reveals=True, first=True, add_scripts=(AXE_FILE_PATH,), script="""
+async () => {
+  for (const d of document.querySelectorAll("details")) d.open = true;
+  await new Promise(resolve => setTimeout(resolve, 100));  // Material animates <details>; let the bodies settle
+  await document.fonts.ready;
+  const options = {runOnly: {type: "tag", values: TAGS}, resultTypes: ["violations"]};
+  const results = await axe.run({exclude: EXCLUDE}, options);
+  return results.violations.map(v => [v.id, v.help, v.nodes.map(n => n.target.map(String).join(" "))]);
+}
+""".replace("EXCLUDE", json.dumps(EXCLUDE)).replace("TAGS", json.dumps(TAGS)))
 
 
-def axe_violations(page) -> list[dict]:
-    """The WCAG 2 A/AA violations axe finds on ``page`` as it is now (every ``<details>`` opened first)."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    page.evaluate(_OPEN_DETAILS)
-    page.wait_for_timeout(100)  # Material animates <details>; let the opened bodies settle
-    results = Axe().run(
-        page,
-        context={"exclude": EXCLUDE},
-        options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]},
-    )
-    return results.response["violations"]
-
-
-def describe(path: str, violations: list[dict]) -> list[str]:
+def describe(path: str, violations: list) -> list[str]:
     """One line per rule: page, rule, count of nodes and the first few target selectors."""
-    lines = []
-    for v in violations:
-        targets = [" ".join(map(str, node["target"])) for node in v["nodes"]]
-        lines.append(f"/{path}: {v['id']} ×{len(targets)} ({v['help']}): " + "; ".join(targets[:4]))
-    return lines
+    return [f"/{path}: {rule} ×{len(nodes)} ({help_}): " + "; ".join(nodes[:4]) for rule, help_, nodes in violations]
 
 
-def open_page(page, url: str) -> None:
-    page.goto(url, wait_until="networkidle")
-    page.wait_for_load_state("load")  # network idle may come before the parser ends
-    page.evaluate("document.fonts.ready")
-    page.wait_for_function(
-        "[...document.querySelectorAll('.arithmatex')].every(n => n.dataset.typeset)", timeout=30_000
-    )
+def test_axe_judges_the_page_before_any_other_probe_changes_it():
+    assert next(p.name for p in in_order() if p.reveals) == _AXE
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", [1280, 390])
-def test_axe_reports_no_wcag_violation_on_any_page(shared_browser, shared_server, shared_pages, width, scheme):
-    context = shared_browser.new_context(
-        color_scheme=scheme, viewport={"width": width, "height": 900}, locale="ja-JP"
-    )  # fmt: skip
-    problems: list[str] = []
-    try:
-        page = context.new_page()
-        for path in shared_pages:
-            open_page(page, shared_server + path)
-            problems += describe(path, axe_violations(page))
-    finally:
-        context.close()
+@in_views(*VIEWS)
+def test_axe_reports_no_wcag_violation_on_any_page(page_walk, view):
+    width, scheme = view
+    judged = readings(page_walk, _AXE, width, scheme)
+    problems = [line for path, violations in judged for line in describe(path, violations)]
+    assert judged, f"axe judged no page at {width} px, {scheme}"
     assert not problems, f"axe-core WCAG 2 A/AA at {width} px, {scheme}:\n" + "\n".join(problems)

@@ -4,7 +4,7 @@ a name, shows a focus ring and scrolls with the arrow keys; an answer option tha
 from __future__ import annotations
 
 import pytest
-from test_axe import open_page
+from walk import open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
