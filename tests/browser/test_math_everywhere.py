@@ -1,6 +1,7 @@
-"""Every formula on every built page typesets with KaTeX without error — when the page is opened directly and
-when it is reached by Material's instant navigation from another page (``navigation.instant``: the page is
-swapped in without a reload, so KaTeX and the panels must re-run on ``document$``).
+"""Every formula on every built page typesets with KaTeX without error — when the page is opened directly (read
+on the browser walk's visit, in each of its views) and when it is reached by Material's instant navigation from
+another page (``navigation.instant``: the page is swapped in without a reload, so KaTeX and the panels must re-run
+on ``document$``).
 
 Pages are every ``index.html`` of the built site (no hard-coded list), so pages added later are covered.
 """
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from walk import VIEWS, in_views, probe, readings
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -29,12 +31,16 @@ _MATH_STATE = """
   };
 }
 """
+_DIRECT = probe("math-typeset", _MATH_STATE)
 _ALL_TYPESET = "[...document.querySelectorAll('article .arithmatex')].every(n => n.dataset.typeset)"
 
 
 def _check(page, where: str) -> tuple[int, list[str]]:
     page.wait_for_function(_ALL_TYPESET, timeout=15_000)
-    state = page.evaluate(_MATH_STATE)
+    return _problems(page.evaluate(_MATH_STATE), where)
+
+
+def _problems(state: dict, where: str) -> tuple[int, list[str]]:
     problems = [f"{where}: formula with an error: {tex}" for tex in state["errors"]]
     if state["done"] != state["total"]:
         problems.append(f"{where}: {state['total'] - state['done']} of {state['total']} formulas not typeset")
@@ -48,7 +54,18 @@ def test_instant_navigation_is_enabled():
     assert "navigation.instant" in config["theme"]["features"]
 
 
-def test_every_formula_typesets_directly_and_after_instant_navigation(shared_browser, shared_server, shared_pages):
+@in_views(*VIEWS)
+def test_every_formula_typesets_when_its_page_is_opened(page_walk, view):
+    problems, formulas = [], 0
+    for path, state in readings(page_walk, _DIRECT, *view):
+        count, found = _problems(state, f"/{path}")
+        formulas, problems = formulas + count, problems + found
+    print(f"\n{formulas} formulas typeset at {view[0]} px, {view[1]}")
+    assert formulas > 0
+    assert not problems, "\n".join(problems)
+
+
+def test_every_formula_typesets_after_instant_navigation(shared_browser, shared_server, shared_pages):
     pages = shared_pages
     assert len(pages) >= 2, f"too few pages: {pages}"
     context = shared_browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
@@ -59,12 +76,6 @@ def test_every_formula_typesets_directly_and_after_instant_navigation(shared_bro
     problems: list[str] = []
     formulas = 0
     try:
-        for path in pages:  # opened directly
-            page.goto(shared_server + path, wait_until="networkidle")
-            page.wait_for_load_state("load")  # network idle may come before the parser ends
-            count, found = _check(page, f"/{path} (direct)")
-            formulas += count
-            problems += found
         # One session walks every page by instant navigation, each reached from the previous one. A marker on
         # window survives only if the page was swapped in, not reloaded.
         page.goto(shared_server, wait_until="networkidle")
@@ -82,10 +93,11 @@ def test_every_formula_typesets_directly_and_after_instant_navigation(shared_bro
             if not page.evaluate("window.__noReload === true"):
                 problems.append(f"/{path}: the page reloaded instead of instant navigation")
                 page.evaluate("window.__noReload = true")
-            problems += _check(page, f"/{path} (instant)")[1]
+            count, found = _check(page, f"/{path} (instant)")
+            formulas, problems = formulas + count, problems + found
     finally:
         context.close()
     problems += [f"console: {c}" for c in console]
-    print(f"\n{formulas} formulas on {len(pages)} pages typeset directly and after instant navigation")
+    print(f"\n{formulas} formulas on {len(pages)} pages typeset after instant navigation")
     assert formulas > 0
     assert not problems, "\n".join(problems)

@@ -1,28 +1,30 @@
-"""Browser smoke test: build the site once, serve it on 127.0.0.1, open every page of the nav in Debian's
-chromium (light and dark palette) and check what a reader would notice first.
+"""Browser smoke test: every page of the nav, in each view of the browser walk (1280 and 390 px, light and
+dark), shows what a reader would notice first without a fault.
 
 Per page: no console error or uncaught exception, no failed request or HTTP error, no request to any host
-but ours, every formula typeset by KaTeX with no error node, every figure of non-zero size. A full-page
-screenshot of each page and palette goes to ``screenshots/`` (gitignored) for a human look.
+but ours, every formula typeset by KaTeX with no error node, every figure of non-zero size (at 1280 px). These
+are noted on the walk's one visit of the page (``walk.py``). ``TEST_SCREENSHOTS=1`` also saves a full-page
+screenshot of each page at 1280 px in each palette to ``screenshots/`` (gitignored) for a human look.
 
 Skipped with a reason when chromium or Playwright is missing, unless ``REQUIRE_BROWSER=1`` (CI).
-The site is built once per session by tests/browser/conftest.py; ``SITE_DIR=<dir>`` tests an already built one.
+The site is built once per run by tests/browser/conftest.py; ``SITE_DIR=<dir>`` tests an already built one.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 import yaml
 from page_scripts import with_helpers
+from walk import VIEWS, in_views, probe, walk_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "screenshots"
+WIDE = ((1280, "light"), (1280, "dark"))
 
 
 def nav_pages(config_path: Path = ROOT / "mkdocs.yml") -> list[str]:
@@ -97,7 +99,7 @@ def test_figures_have_alt_text_and_reasonable_weight(built_site: Path):
 
 
 # Opens the tab (and <details>) holding each figure, then measures it. Returns [[label, width, height], …].
-_MEASURE_FIGURES = with_helpers("""
+_FIGURE_SIZES = probe("figure-sizes", views=WIDE, reveals=True, script=with_helpers("""
 () => {
   /* helpers */
   const figures = [...document.querySelectorAll(
@@ -111,9 +113,9 @@ _MEASURE_FIGURES = with_helpers("""
   }
   return out;
 }
-""")
+"""))
 
-_MATH_STATE = """
+_MATH_STATE = probe("math-state", """
 () => {
   const nodes = [...document.querySelectorAll(".arithmatex")];
   return {
@@ -123,67 +125,32 @@ _MATH_STATE = """
                  .map(n => n.textContent.slice(0, 120)),
   };
 }
-"""
-
-
-def _slug(md_path: str) -> str:
-    return re.sub(r"[^0-9A-Za-z_-]+", "_", md_path[: -len(".md")])
+""")
 
 
 PAGES = nav_pages()
 
 
-def inspect_page(browser, server: str, path: str, scheme: str, screenshot: Path | None = None) -> list[str]:
-    """Open ``server + path`` in a fresh context with ``scheme``; return every problem a reader would meet."""
-    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900}, locale="ja-JP")
-    page = context.new_page()
-    problems: list[str] = []
-    own_host = urlparse(server).netloc
-
-    def on_request(route):
-        url = urlparse(route.request.url)
-        if url.scheme in ("data", "blob") or url.netloc == own_host:
-            route.continue_()
-        else:
-            problems.append(f"request to another host: {route.request.url}")
-            route.abort()
-
-    page.route("**/*", on_request)
-    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
-    page.on("pageerror", lambda e: problems.append(f"uncaught exception: {e}"))
-    page.on(
-        "requestfailed",
-        lambda r: urlparse(r.url).netloc == own_host and problems.append(f"failed request: {r.url} ({r.failure})"),
-    )
-    page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
-    try:
-        page.goto(server + path, wait_until="networkidle")
-        page.wait_for_load_state("load")  # network idle may come before the parser ends
-        page.evaluate("document.fonts.ready")
-        page.wait_for_function(
-            "[...document.querySelectorAll('.arithmatex')].every(n => n.dataset.typeset)", timeout=10_000
-        )
-        math = page.evaluate(_MATH_STATE)
-        problems += [f"formula with an error: {tex}" for tex in math["errors"]]
-        if math["typeset"] + len(math["errors"]) != math["total"]:
-            problems.append(f"{math['total'] - math['typeset']} of {math['total']} formulas not typeset")
-        if screenshot is not None:
-            screenshot.parent.mkdir(exist_ok=True)
-            page.screenshot(path=str(screenshot), full_page=True)
-        for label, width, height in page.evaluate(_MEASURE_FIGURES):
-            if width <= 0 or height <= 0:
-                problems.append(f"figure of zero size: {label}")
-    finally:
-        context.close()
+def page_problems(seen: dict[str, object], met: list[str]) -> list[str]:
+    """What a reader would meet on one page: what the walk noted there, and what its probes found."""
+    problems = list(met)
+    math = seen[_MATH_STATE]
+    problems += [f"formula with an error: {tex}" for tex in math["errors"]]
+    if math["typeset"] + len(math["errors"]) != math["total"]:
+        problems.append(f"{math['total'] - math['typeset']} of {math['total']} formulas not typeset")
+    for label, width, height in seen.get(_FIGURE_SIZES, ()):
+        if width <= 0 or height <= 0:
+            problems.append(f"figure of zero size: {label}")
     return problems
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("md_path", PAGES)
-def test_page_renders_cleanly(browser, server, md_path: str, scheme: str):
-    shot = SCREENSHOTS / f"{_slug(md_path)}-{scheme}.png"
-    problems = inspect_page(browser, server, page_url_path(md_path), scheme, screenshot=shot)
-    assert not problems, f"{md_path} ({scheme}):\n" + "\n".join(problems)
+@in_views(*VIEWS)
+def test_every_page_renders_cleanly(page_walk, view):
+    walked, met = page_walk.view(*view), page_walk.met(*view)
+    missing = [md for md in PAGES if page_url_path(md) not in walked]
+    assert not missing, f"pages of the nav the walk did not reach: {missing}"
+    problems = [f"/{path}: {p}" for path, seen in walked.items() for p in page_problems(seen, met.get(path, []))]
+    assert not problems, f"at {view[0]} px, {view[1]}:\n" + "\n".join(problems)
 
 
 _BROKEN_PAGE = """<!doctype html><html><head><meta charset="utf-8">
@@ -199,13 +166,15 @@ _BROKEN_PAGE = """<!doctype html><html><head><meta charset="utf-8">
 
 
 def test_the_checks_catch_a_broken_page(browser, server, built_site: Path):
-    """The inspector itself: a page with a bad formula, a third-party request and an empty figure fails."""
+    """The checks themselves, on a walk of one page with a bad formula, a third-party request and an empty
+    figure: each is reported."""
     broken = built_site / "__broken__.html"
     broken.write_text(_BROKEN_PAGE.format(base="/"), encoding="utf-8")
     try:
-        problems = "\n".join(inspect_page(browser, server, broken.name, "dark"))
+        walked, met = walk_view(browser, server, [broken.name], 1280, "dark", probes={_MATH_STATE, _FIGURE_SIZES})
     finally:  # the site is shared with the other browser tests
         broken.unlink()
+    problems = "\n".join(page_problems(walked[broken.name], met.get(broken.name, [])))
     assert "formula with an error" in problems and "KaTeX" in problems, problems
     assert "request to another host: https://example.com/tracker.png" in problems, problems
     assert "figure of zero size: empty" in problems, problems
