@@ -42,12 +42,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 FIRST_WALK, OWN_BUILD, WALK, SHARED_SITE, REST = range(5)
 
 
-def _rank(item: pytest.Item, group: str) -> int:
+def _rank(group: str, items: list[pytest.Item]) -> int:
+    """Where a group goes in the queue: by what its tests need (a group waits for what any of its tests needs)."""
     if group.startswith("walk-"):
         return FIRST_WALK if group == "walk-1280-light" else WALK
-    if "shared_site" in getattr(item, "fixturenames", ()):
+    if any("shared_site" in getattr(item, "fixturenames", ()) for item in items):
         return SHARED_SITE
-    return OWN_BUILD if item.get_closest_marker("build") is not None else REST
+    return OWN_BUILD if any(item.get_closest_marker("build") for item in items) else REST
 
 
 # tryfirst: on a worker, xdist's own pytest_collection_modifyitems reads the xdist_group marks and moves each test
@@ -55,14 +56,18 @@ def _rank(item: pytest.Item, group: str) -> int:
 # then be seen by nobody.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    groups = {}
+    members: dict[str, list[pytest.Item]] = {}
+    group_of: dict[str, str] = {}
     for item in items:
         marker = item.get_closest_marker("xdist_group")
         if marker is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
             marker = item.get_closest_marker("xdist_group")
-        groups[item.nodeid] = marker.args[0] if marker.args else marker.kwargs.get("name", "default")
-    items.sort(key=lambda item: _rank(item, groups[item.nodeid]))  # stable: file order within a rank
+        group = marker.args[0] if marker.args else marker.kwargs.get("name", "default")  # as xdist reads it
+        members.setdefault(group, []).append(item)
+        group_of[item.nodeid] = group
+    rank = {group: _rank(group, grouped) for group, grouped in members.items()}
+    items.sort(key=lambda item: rank[group_of[item.nodeid]])  # stable: file order within a rank
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
