@@ -16,7 +16,8 @@ collector time, and the same content executed kernel-per-page by mkdocs-jupyter.
   ``TRANSFORMER_PREVIEW=1``) on the snapshot; a sentence added to one page, then a comment added to
   ``src/transformer_figures/heat_table.py``: the seconds until the served page shows the edit (polled), the
   server's CPU for the rebuild, and the blocks it rendered (0 for a comment); then the fast test tier
-  (``bash scripts/test.sh fast``) and, with ``--suite``, the whole suite, as multiples of the clean build's CPU.
+  (``bash scripts/test.sh fast``) and, with ``--suite``, the whole suite, as multiples of the clean build's CPU
+  (the suite by its wall time: the CPU counted for it misses Chromium's renderers).
 
 Times are wall-clock and CPU (user + sys of the build and its children): the machine may be shared, so the
 ratios are judged on CPU time, which other processes do not inflate. The three builds run ``--repeat`` times
@@ -367,7 +368,12 @@ def main() -> int:
                 continue
             ratio = tier.cpu / clean.cpu
             if target:
-                verdict = f"CPU × clean {ratio:.1f} (target ≤ {target} {'ok' if ratio <= target else 'MISSED'})"
+                # judged on wall time: the CPU counted for this process's children leaves out Chromium's renderers,
+                # where the browser tests spend most of theirs (the browser tests alone: 885 s wall, 203 s counted,
+                # while two renderers ran near 100 % of a core each)
+                ratio = tier.wall / clean.cpu
+                verdict = (f"wall × clean CPU {ratio:.1f} (target ≤ {target} {'ok' if ratio <= target else 'MISSED'}); "
+                           f"CPU counted × clean {tier.cpu / clean.cpu:.1f}")  # fmt: skip
             else:
                 ok_fast = tier.wall <= FAST_TIER_TARGET
                 verdict = f"target ≤ {FAST_TIER_TARGET:.0f} s {'ok' if ok_fast else 'MISSED'}; CPU × clean {ratio:.1f}"
