@@ -42,10 +42,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 FIRST_WALK, OWN_BUILD, WALK, SHARED_SITE, REST = range(5)
 
 
-def _rank(group: str, items: list[pytest.Item]) -> int:
+def _rank(group: str, items: list[pytest.Item], first_walk: str | None) -> int:
     """Where a group goes in the queue: by what its tests need (a group waits for what any of its tests needs)."""
-    if group.startswith("walk-"):
-        return FIRST_WALK if group == "walk-1280-light" else WALK
+    if group.startswith("walk-"):  # tests/browser/walk.py: group_of
+        return FIRST_WALK if group == first_walk else WALK
     if any("shared_site" in getattr(item, "fixturenames", ()) for item in items):
         return SHARED_SITE
     return OWN_BUILD if any(item.get_closest_marker("build") for item in items) else REST
@@ -66,7 +66,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = marker.args[0] if marker.args else marker.kwargs.get("name", "default")  # as xdist reads it
         members.setdefault(group, []).append(item)
         group_of[item.nodeid] = group
-    rank = {group: _rank(group, grouped) for group, grouped in members.items()}
+    first_walk = next((group for group in members if group.startswith("walk-")), None)  # in collection order
+    rank = {group: _rank(group, grouped, first_walk) for group, grouped in members.items()}
     items.sort(key=lambda item: rank[group_of[item.nodeid]])  # stable: file order within a rank
 
 
