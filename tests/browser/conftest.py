@@ -47,16 +47,16 @@ def shared_site(tmp_path_factory) -> Path:
     root = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         root = root.parent
-    site_dir, failed = root / "site-shared", root / "site-shared.failed"
+    site_dir, partial, failed = root / "site-shared", root / "site-shared.partial", root / "site-shared.failed"
     with FileLock(root / "site-shared.lock"):
         if failed.is_file():  # another worker's build failed: the same message, not a second build
             pytest.fail(failed.read_text(encoding="utf-8"))
         if not site_dir.is_dir():
-            message = build_site(root / "site-shared.partial")
+            message = build_site(partial)
             if message:
                 failed.write_text(message, encoding="utf-8")
                 pytest.fail(message)
-            (root / "site-shared.partial").rename(site_dir)  # whole or not at all: a reader never sees half a site
+            partial.rename(site_dir)  # whole or not at all: a reader never sees half a site
     return site_dir
 
 
