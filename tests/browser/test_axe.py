@@ -1,4 +1,4 @@
-"""Accessible by the standard's own test: axe-core (4.12.1, bundled by the ``axe-playwright-python`` package)
+"""Accessible by the standard's own test: axe-core (4.14.1, vendored in ``vendor/axe-core``: see its SOURCE.txt)
 with its WCAG 2 A and AA rules reports no violation on any built page, at 1280 and 390 px, in Material's light
 and dark palette.
 
@@ -10,14 +10,18 @@ judges the page as it loads (the first tab of each set, scrolled to the top) wit
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+from pathlib import Path
 
 import pytest
-from axe_playwright_python.base import AXE_FILE_PATH
 from walk import VIEWS, in_order, in_views, probe, readings
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
+VENDORED = Path(__file__).with_name("vendor") / "axe-core"
+AXE_FILE_PATH = VENDORED / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 # Content axe cannot judge, each excluded by name:
@@ -42,6 +46,17 @@ async () => {
 def describe(path: str, violations: list) -> list[str]:
     """One line per rule: page, rule, count of nodes and the first few target selectors."""
     return [f"/{path}: {rule} ×{len(nodes)} ({help_}): " + "; ".join(nodes[:4]) for rule, help_, nodes in violations]
+
+
+def test_the_vendored_axe_is_the_release_its_source_names():
+    """axe.min.js is the file of the npm release SOURCE.txt records, byte for byte (an edit or a half-done
+    upgrade would judge the site with another axe than the one named)."""
+    source = (VENDORED / "SOURCE.txt").read_text(encoding="utf-8")
+    version = re.match(r"axe-core (\S+) ", source)[1]
+    recorded = re.search(r"sha256\(package/axe\.min\.js\)\s*=\s*([0-9a-f]{64})", source)[1]
+    script = AXE_FILE_PATH.read_bytes()
+    assert hashlib.sha256(script).hexdigest() == recorded, f"{AXE_FILE_PATH} is not the file SOURCE.txt records"
+    assert script.startswith(f"/*! axe v{version}\n".encode()), f"{AXE_FILE_PATH} does not start as axe {version}"
 
 
 def test_axe_judges_the_page_before_any_other_probe_changes_it():
