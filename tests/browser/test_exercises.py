@@ -7,6 +7,12 @@ more and the exam page thirty or more; for every number question the literal is 
 of its last digit away is refused; every choice question accepts exactly its right option; the state survives a
 reload and the page's button clears it; questions work after Material's instant navigation; the exam page
 orders its questions by the seed; checking sends nothing anywhere.
+
+Every question of the site is answered on the browser walk's visit of each page at 390 px (``walk.py``), in one
+script per page: the answer goes in through the page's own handlers (an ``input`` event in the box, a click on
+the radio button and on 「確かめる」), and the button must be where a tap at its centre lands. Playwright's own
+typing, tapping and keys, one round trip each, drive the tests after it, on a few questions each (a round trip
+per step on every question cost a minute and a half of the suite).
 """
 
 from __future__ import annotations
@@ -14,11 +20,59 @@ from __future__ import annotations
 import re
 
 import pytest
+from walk import in_views, probe, readings
 
 pytestmark = pytest.mark.browser
 
 CONTENT = re.compile(r"^(notes|chapter|scale)/\d\d-(?!references/|review/)[^/]+/$")
 EXAM = "chapter/10-review/"
+PHONE = (390, "light")
+
+# Per question: {id, kind, answer, values (the choice's options), tries: [[given, state], …], clickable, opened}.
+# A number question gets first the literal moved by one unit of its last digit (9 → 8, any other d → d + 1),
+# then the literal itself; a choice question gets each wrong option, then the right one.
+_ANSWER_ALL = probe("exercises", views=(PHONE,), reveals=True, script="""
+async () => {
+  const offByOneUnit = literal => {
+    const at = Math.max(...[...literal].map((ch, i) => (/[0-9]/.test(ch) ? i : -1)));
+    const digit = Number(literal[at]);
+    return literal.slice(0, at) + (digit === 9 ? "8" : String(digit + 1)) + literal.slice(at + 1);
+  };
+  const answered = [];
+  for (const question of document.querySelectorAll(".exercise[data-kind]")) {
+    const { kind, answer } = question.dataset;
+    const check = question.querySelector(".exercise-check");
+    check.scrollIntoView({ block: "center" });
+    const box = check.getBoundingClientRect();
+    const landed = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    const radios = [...question.querySelectorAll(".exercise-options input[type=radio]")];
+    const values = radios.map(radio => radio.value);
+    const tries = [];
+    if (kind === "number") {
+      const input = question.querySelector(".exercise-input");
+      for (const typed of [offByOneUnit(answer), answer]) {
+        input.focus();
+        input.value = typed;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+        check.click();
+        tries.push([typed, question.dataset.state || null]);
+      }
+    } else {
+      for (const value of [...values.filter(v => v !== answer), answer]) {
+        const radio = radios.find(r => r.value === value);
+        if (!radio) continue;  // the answer is none of the options: reported from ``values``
+        radio.click();
+        check.click();
+        tries.push([value, question.dataset.state || null]);
+      }
+    }
+    const solution = question.querySelector("details.exercise-solution");
+    answered.push({ id: question.id, kind, answer, values, tries, clickable: check.contains(landed),
+                    opened: !!(solution && solution.open) });
+  }
+  return answered;
+}
+""")
 
 
 def _off_by_one_unit(literal: str) -> str:
@@ -43,47 +97,39 @@ def _state(question) -> str | None:
     return question.get_attribute("data-state")
 
 
-def test_every_question_accepts_its_answer_and_refuses_a_wrong_one(tab, shared_server, shared_pages):
-    page, errors = tab
-    content = [p for p in shared_pages if CONTENT.match(p)]
-    assert len(content) >= 22, content
+@in_views(PHONE)
+def test_every_question_accepts_its_answer_and_refuses_a_wrong_one(page_walk, view):
+    pages = [(path, answered) for path, answered in readings(page_walk, _ANSWER_ALL, *view)
+             if CONTENT.match(path) or path == EXAM]  # fmt: skip
+    assert len(pages) >= 23, [path for path, _ in pages]
     counts, problems = {}, []
-    for path in [*content, EXAM]:
-        page.goto(shared_server + path, wait_until="networkidle")
-        page.wait_for_load_state("load")  # network idle may come before the parser ends
-        questions = page.locator(".exercise[data-kind]")
-        counts[path] = questions.count()
-        for n in range(questions.count()):
-            question = questions.nth(n)
-            where = f"/{path} 問 {n + 1} ({question.get_attribute('id')})"
-            question.scroll_into_view_if_needed()
-            kind, answer = question.get_attribute("data-kind"), question.get_attribute("data-answer")
-            if kind == "number":
-                box = question.locator(".exercise-input")
-                for typed, expected in ((_off_by_one_unit(answer), "incorrect"), (answer, "correct")):
-                    box.fill(typed)
-                    question.locator(".exercise-check").click()
-                    if _state(question) != expected:
-                        problems.append(f"{where}: {typed!r} (answer {answer}) gave {_state(question)}")
-                if not question.locator("details.exercise-solution").evaluate("d => d.open"):
-                    problems.append(f"{where}: checking did not open the solution")
-            else:
-                options = question.locator(".exercise-options input[type=radio]")
-                values = [options.nth(i).get_attribute("value") for i in range(options.count())]
-                if answer not in values:
-                    problems.append(f"{where}: data-answer {answer!r} is none of the options {values}")
-                for value in [v for v in values if v != answer] + [answer]:
-                    question.locator(f'.exercise-options input[value="{value}"]').check()
-                    question.locator(".exercise-check").click()
-                    expected = "correct" if value == answer else "incorrect"
-                    if _state(question) != expected:
-                        problems.append(f"{where}: option {value!r} (answer {answer!r}) gave {_state(question)}")
+    for path, answered in pages:
+        counts[path] = len(answered)
+        for n, question in enumerate(answered, start=1):
+            problems += _faults(f"/{path} 問 {n} ({question['id']})", question)
     small = {path: n for path, n in counts.items() if n < (30 if path == EXAM else 2)}
     listed = ", ".join(f"{p} {n}" for p, n in counts.items())
     print(f"\n{sum(counts.values())} questions on {len(counts)} pages: {listed}")
     assert not small, f"too few questions: {small}"
     assert not problems, "\n".join(problems)
-    assert not errors, errors
+
+
+def _faults(where: str, question: dict) -> list[str]:
+    """What went wrong with one answered question (the walk's ``exercises`` probe)."""
+    answer, tries = question["answer"], question["tries"]
+    faults = [] if question["clickable"] else [f"{where}: a tap on 「確かめる」 lands on another element"]
+    if question["kind"] == "number":
+        expected = [[_off_by_one_unit(answer), "incorrect"], [answer, "correct"]]
+        if not question["opened"]:
+            faults.append(f"{where}: checking did not open the solution")
+    else:
+        if answer not in question["values"]:
+            faults.append(f"{where}: data-answer {answer!r} is none of the options {question['values']}")
+        expected = [[v, "correct" if v == answer else "incorrect"] for v in question["values"] if v != answer]
+        expected += [[answer, "correct"]] if answer in question["values"] else []
+    if tries != expected:
+        faults.append(f"{where}: (given, state) {tries}, expected {expected} (answer {answer!r})")
+    return faults
 
 
 def test_a_number_is_read_within_the_precision_of_its_literal(tab, shared_server):
