@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from walk import in_views, probe, readings
+from walk import in_views, probe, reading_context, readings
 
 pytestmark = pytest.mark.browser
 
@@ -84,7 +84,7 @@ def _off_by_one_unit(literal: str) -> str:
 
 @pytest.fixture()
 def tab(shared_browser):
-    context = shared_browser.new_context(viewport={"width": 390, "height": 900}, locale="ja-JP")
+    context = reading_context(shared_browser, viewport={"width": 390, "height": 900}, locale="ja-JP")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

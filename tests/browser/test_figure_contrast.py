@@ -15,7 +15,7 @@ import re
 
 import pytest
 from page_scripts import with_helpers
-from walk import in_views, probe, readings
+from walk import in_views, probe, reading_context, readings
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -159,7 +159,7 @@ def test_scheme_really_switches(shared_browser, shared_server):
     """The two runs above differ: Material applies the slate palette for prefers-color-scheme: dark."""
     schemes = {}
     for scheme in ("light", "dark"):
-        context = shared_browser.new_context(color_scheme=scheme)
+        context = reading_context(shared_browser, color_scheme=scheme)
         page = context.new_page()
         page.goto(shared_server, wait_until="networkidle")
         page.wait_for_load_state("load")  # network idle may come before the parser ends

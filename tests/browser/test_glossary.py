@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from page_scripts import with_helpers
 from test_figure_contrast import contrast
+from walk import reading_context
 
 from transformer_pages.reference.glossary import TERMS, in_order
 from transformer_site.glossary import GLOSSARY_PAGE
@@ -130,7 +131,7 @@ TOOLTIP = with_helpers("""(el) => {
 def test_a_term_shows_its_definition_inside_the_screen(shared_browser, shared_server, width: int, scheme: str):
     phone = width < 600
     height = 844 if phone else 900
-    context = shared_browser.new_context(
+    context = reading_context(shared_browser,
         viewport={"width": width, "height": height}, color_scheme=scheme, has_touch=phone, is_mobile=phone,
         locale="ja-JP",
     )  # fmt: skip
@@ -174,7 +175,7 @@ def test_a_term_shows_its_definition_inside_the_screen(shared_browser, shared_se
 
 
 def test_keyboard_focus_shows_the_definition(shared_browser, shared_server):
-    context = shared_browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    context = reading_context(shared_browser, viewport={"width": 1280, "height": 900}, locale="ja-JP")
     page = context.new_page()
     try:
         page.goto(shared_server + TERM_PAGE, wait_until="networkidle")

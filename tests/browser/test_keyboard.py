@@ -4,7 +4,7 @@ a name, shows a focus ring and scrolls with the arrow keys; an answer option tha
 from __future__ import annotations
 
 import pytest
-from walk import open_page
+from walk import open_page, reading_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -21,7 +21,7 @@ _FIRST_OVERFLOWING_HEAT_TABLE = """
 
 
 def test_a_heat_table_that_scrolls_on_a_phone_takes_focus_and_scrolls_with_arrow_keys(shared_browser, shared_server):
-    context = shared_browser.new_context(viewport={"width": 390, "height": 844}, locale="ja-JP")
+    context = reading_context(shared_browser, viewport={"width": 390, "height": 844}, locale="ja-JP")
     try:
         page = context.new_page()
         open_page(page, shared_server + "backprop/02-output-ffn/")
@@ -54,7 +54,7 @@ def test_a_heat_table_that_scrolls_on_a_phone_takes_focus_and_scrolls_with_arrow
 
 
 def test_a_formula_only_answer_option_is_named_by_its_formula(shared_browser, shared_server):
-    context = shared_browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    context = reading_context(shared_browser, viewport={"width": 1280, "height": 900}, locale="ja-JP")
     try:
         page = context.new_page()
         open_page(page, shared_server + "chapter/02-attention-kinds/")

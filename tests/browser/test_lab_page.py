@@ -13,6 +13,7 @@ import json
 import re
 
 import pytest
+from walk import reading_context
 
 from transformer_math import training
 
@@ -62,7 +63,7 @@ _ALL_TYPESET = """() => {
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_in_the_browser(shared_browser, shared_server, width):
-    context = shared_browser.new_context(viewport={"width": width, "height": 900}, locale="ja-JP")
+    context = reading_context(shared_browser, viewport={"width": width, "height": 900}, locale="ja-JP")
     tab = context.new_page()
     errors, requests = [], []
     tab.on("console", lambda m: m.type == "error" and errors.append(m.text))

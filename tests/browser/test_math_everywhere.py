@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from walk import VIEWS, in_views, probe, readings
+from walk import VIEWS, in_views, probe, reading_context, readings
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -68,7 +68,7 @@ def test_every_formula_typesets_when_its_page_is_opened(page_walk, view):
 def test_every_formula_typesets_after_instant_navigation(shared_browser, shared_server, shared_pages):
     pages = shared_pages
     assert len(pages) >= 2, f"too few pages: {pages}"
-    context = shared_browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    context = reading_context(shared_browser, viewport={"width": 1280, "height": 900}, locale="ja-JP")
     page = context.new_page()
     console: list[str] = []
     page.on("console", lambda m: m.type == "error" and console.append(m.text))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from page_scripts import with_helpers
+from walk import reading_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -27,7 +28,7 @@ _CONTRAST = with_helpers("""
 @pytest.mark.parametrize(("preference", "scheme"), [("light", "default"), ("dark", "slate")])
 def test_notebook_button_text_has_aa_contrast(shared_browser, shared_server, shared_pages, preference, scheme):
     path = next(p for p in shared_pages if p.startswith("notes/") and p != "notes/")
-    context = shared_browser.new_context(
+    context = reading_context(shared_browser,
         color_scheme=preference, viewport={"width": 1280, "height": 900}, locale="ja-JP"
     )
     page = context.new_page()

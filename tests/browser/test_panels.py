@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 import numpy as np
 import pytest
+from walk import reading_context
 
 from transformer_figures.heat_table import _hex
 from transformer_figures.plots import ColourScale
@@ -37,7 +38,7 @@ def browser(shared_browser):
 
 
 def _open(browser, url: str, **context):
-    context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, "locale": "ja-JP", **context})
+    context = reading_context(browser, **{"viewport": {"width": 1280, "height": 900}, "locale": "ja-JP", **context})
     tab = context.new_page()
     errors: list[str] = []
     requests: list[str] = []
@@ -154,7 +155,7 @@ root => {
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_pe_panel_gives_each_control_its_row_and_the_plot_labelled_axes(browser, base_url, width) -> None:
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale="ja-JP")
+    context = reading_context(browser, viewport={"width": width, "height": 900}, locale="ja-JP")
     tab = context.new_page()
     try:
         tab.goto(base_url + PAGE, wait_until="networkidle")
@@ -414,7 +415,7 @@ INJECTIONS = [
 @pytest.fixture(scope="module")
 def probe(browser):
     """One tab for the crafted links: each test loads its own URL in it."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = reading_context(browser, viewport={"width": 1280, "height": 900})
     tab = context.new_page()
     errors: list[str] = []
     tab.on("console", lambda m: m.type == "error" and errors.append(f"console error: {m.text}"))
@@ -457,7 +458,7 @@ def test_panels_start_after_navigating_from_another_page(browser, base_url) -> N
     Instant navigation swaps the page in without reloading and re-creates every <script> of the new page;
     it is driven through Material's own ``location$`` so the test does not depend on how the click is routed.
     """
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = reading_context(browser, viewport={"width": 1280, "height": 900})
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda e: errors.append(str(e)))
@@ -493,7 +494,7 @@ def test_panels_start_after_navigating_from_another_page(browser, base_url) -> N
 
 @pytest.mark.parametrize("width", [360, 390])
 def test_usable_at_phone_width(browser, base_url, width: int) -> None:
-    context = browser.new_context(viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True)
+    context = reading_context(browser, viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True)
     tab = context.new_page()
     tab.goto(base_url + PAGE + "?stage=ffn_h&cell=3.12", wait_until="networkidle")
     tab.wait_for_load_state("load")  # network idle may come before the parser ends

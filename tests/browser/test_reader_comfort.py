@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 
 import pytest
 import yaml
-from walk import in_views, probe, readings
+from walk import in_views, probe, reading_context, readings
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -60,7 +60,7 @@ def test_a_chapter_prints_without_navigation_and_with_whole_figures(
     shared_browser, shared_server, shared_site, shared_pages, tmp_path
 ):
     path = _chapter_with_most_figures(shared_site, shared_pages)
-    context = shared_browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    context = reading_context(shared_browser, viewport={"width": 1280, "height": 900}, locale="ja-JP")
     page = context.new_page()
     try:
         page.goto(shared_server + path, wait_until="networkidle")

@@ -6,6 +6,7 @@ them at build time (the browser selects and formats them; it computes nothing).
 from __future__ import annotations
 
 import pytest
+from walk import reading_context
 
 from transformer_math import backward
 from transformer_site.panels import STAT_DECIMALS, format_value
@@ -19,7 +20,7 @@ def _role(tab, role: str):
 
 @pytest.mark.parametrize("page", ["tryit/", "chapter/02-attention-kinds/"])
 def test_the_readout_is_the_sweep_for_the_selected_setting(shared_browser, shared_server, page):
-    context = shared_browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    context = reading_context(shared_browser, viewport={"width": 1280, "height": 900}, locale="ja-JP")
     tab = context.new_page()
     errors: list[str] = []
     tab.on("console", lambda m: m.type == "error" and errors.append(m.text))

@@ -18,6 +18,7 @@ probe that reads the page as it loads, so that those still see what a reader see
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -149,6 +150,7 @@ def walk_view(browser, server: str, paths: list[str], width: int, scheme: str, p
     )  # fmt: skip
     on_page = [""]  # the page being walked: what happens is noted on it
     _listen(context, urlparse(server).netloc, lambda text: met.setdefault(on_page[0], []).append(text))
+    search_without_documents(context)
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(f"/{on_page[0]}: {e}"))
     try:
@@ -168,6 +170,34 @@ def walk_view(browser, server: str, paths: list[str], width: int, scheme: str, p
         context.close()
     assert not errors, f"uncaught exceptions while walking the site at {width} px, {scheme}: {errors[:5]}"
     return results, met
+
+
+def reading_context(browser, **options):
+    """``browser.new_context(**options)`` for a test that reads pages but does not search: the search worker gets
+    the index without its documents (:func:`search_without_documents`). Only test_search.py uses the real index."""
+    context = browser.new_context(**options)
+    search_without_documents(context)
+    return context
+
+
+def search_without_documents(context) -> None:
+    """Give Material's search worker the site's search index without its documents, in this context.
+
+    Material fetches ``search/search_index.json`` (1.75 MB: every section with its bigrams, ``search_ja.py``) on
+    every full page load and builds the lunr index in a worker: about 1 s of CPU per load. A reader pays it once
+    per visit (instant navigation keeps the worker); the walk loads 39 pages in each of four views and none of its
+    probes searches, and the index alone was 80 of a view's 270 s of CPU (the other browser tests load pages about
+    a hundred times more). The worker still starts, with the
+    index's own config (its language, separator and pipeline); searching the real index is test_search.py's."""
+    index: dict[str, bytes] = {}
+
+    def without_documents(route):
+        if "body" not in index:
+            config = route.fetch().json()["config"]
+            index["body"] = json.dumps({"config": config, "docs": []}).encode("utf-8")
+        route.fulfill(status=200, content_type="application/json", body=index["body"])
+
+    context.route("**/search/search_index.json", without_documents)  # routes added last are matched first
 
 
 def _listen(context, own_host: str, note) -> None:
