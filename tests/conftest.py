@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import importlib
 import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -13,6 +17,8 @@ from hypothesis import settings
 # workers, one example may take longer than Hypothesis' default 200 ms deadline.
 settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -83,3 +89,44 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             f"--dist loadgroup: {len(ungrouped)} tests reach the scheduler without their xdist_group "
             f"(first: {ungrouped[0]}); pytest-xdist does not see the groups of tests/conftest.py"
         )
+
+
+# ----------------------------------------------------------------------------- the one build of the site
+@pytest.fixture(scope="session")
+def shared_site(tmp_path_factory) -> Path:
+    """One strict build of the site for the whole run: the first worker to need it builds it, under a file lock;
+    the others wait for it and read the same folder (pytest-xdist workers share the parent of their basetemp)."""
+    given = os.environ.get("SITE_DIR")
+    if given:
+        site_dir = Path(given)
+        assert (site_dir / "index.html").is_file(), f"SITE_DIR={given} holds no built site"
+        return site_dir
+    from filelock import FileLock
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    site_dir, partial, failed = root / "site-shared", root / "site-shared.partial", root / "site-shared.failed"
+    with FileLock(root / "site-shared.lock"):
+        if failed.is_file():  # another worker's build failed: the same message, not a second build
+            pytest.fail(failed.read_text(encoding="utf-8"))
+        if not site_dir.is_dir():
+            message = build_site(partial)
+            if message:
+                failed.write_text(message, encoding="utf-8")
+                pytest.fail(message)
+            partial.rename(site_dir)  # whole or not at all: a reader never sees half a site
+    return site_dir
+
+
+def build_site(site_dir: Path) -> str:
+    """``mkdocs build --strict`` into ``site_dir``; the failure's message, or "" once it is built."""
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
+        cwd=ROOT, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), capture_output=True, text=True,
+    )  # fmt: skip
+    if result.returncode != 0:
+        return f"mkdocs build --strict failed:\n{result.stderr[-4000:]}"
+    print(f"\nshared strict build: {time.perf_counter() - start:.1f} s in {site_dir}")
+    return ""

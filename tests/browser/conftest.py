@@ -1,6 +1,6 @@
 """Shared fixtures for the browser tests that need one built site (search, math after navigation, contrast,
-print): ``shared_site`` (one strict build per run, shared by the workers, or ``SITE_DIR`` = an already built site),
-``shared_server`` (that site on 127.0.0.1) and ``shared_browser`` (Debian's chromium through Playwright).
+print): ``shared_server`` (the one strict build of the run, ``shared_site`` in tests/conftest.py, on 127.0.0.1)
+and ``shared_browser`` (Debian's chromium through Playwright).
 
 Skipped with a reason when chromium or Playwright is missing, unless ``REQUIRE_BROWSER=1`` (CI).
 """
@@ -12,10 +12,7 @@ import http.server
 import os
 import re
 import shutil
-import subprocess
-import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -31,46 +28,6 @@ def skip_or_fail(reason: str):
     if os.environ.get("REQUIRE_BROWSER") == "1":
         pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
     pytest.skip(reason)
-
-
-@pytest.fixture(scope="session")
-def shared_site(tmp_path_factory) -> Path:
-    """One strict build of the site for the whole run: the first worker to need it builds it, under a file lock;
-    the others wait for it and read the same folder (pytest-xdist workers share the parent of their basetemp)."""
-    given = os.environ.get("SITE_DIR")
-    if given:
-        site_dir = Path(given)
-        assert (site_dir / "index.html").is_file(), f"SITE_DIR={given} holds no built site"
-        return site_dir
-    from filelock import FileLock
-
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent
-    site_dir, partial, failed = root / "site-shared", root / "site-shared.partial", root / "site-shared.failed"
-    with FileLock(root / "site-shared.lock"):
-        if failed.is_file():  # another worker's build failed: the same message, not a second build
-            pytest.fail(failed.read_text(encoding="utf-8"))
-        if not site_dir.is_dir():
-            message = build_site(partial)
-            if message:
-                failed.write_text(message, encoding="utf-8")
-                pytest.fail(message)
-            partial.rename(site_dir)  # whole or not at all: a reader never sees half a site
-    return site_dir
-
-
-def build_site(site_dir: Path) -> str:
-    """``mkdocs build --strict`` into ``site_dir``; the failure's message, or "" once it is built."""
-    start = time.perf_counter()
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
-        cwd=ROOT, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), capture_output=True, text=True,
-    )  # fmt: skip
-    if result.returncode != 0:
-        return f"mkdocs build --strict failed:\n{result.stderr[-4000:]}"
-    print(f"\nshared strict build: {time.perf_counter() - start:.1f} s in {site_dir}")
-    return ""
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

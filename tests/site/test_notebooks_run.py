@@ -1,10 +1,11 @@
 """A notebook downloaded from the built site runs in a fresh virtual environment outside the repository.
 
-The site is built (or ``SITE_DIR`` names one) and served on 127.0.0.1 as a local stand-in for the published site:
-the notebook is fetched over HTTP, its site URL (``site_url`` in mkdocs.yml) pointed at the local server, and
-executed with nbclient by the Python of a new venv in a temporary folder that holds nothing of the project.
-The project reaches that venv only the way the setup cell installs it: ``%pip install`` of the wheel the site
-serves (its other requirements, numpy and matplotlib, come from the package index pip is configured with).
+The run's one build of the site (``shared_site``, or ``SITE_DIR``) is served on 127.0.0.1 as a local stand-in
+for the published site: the notebook is fetched over HTTP, its site URL (``site_url`` in mkdocs.yml) pointed at
+the local server, and executed with nbclient by the Python of a new venv in a temporary folder that holds nothing
+of the project. The project reaches that venv only the way the setup cell installs it: ``%pip install`` of the
+wheel the site serves (its other requirements, numpy and matplotlib, come from the package index pip is
+configured with).
 Also: the install command of the API page and the README names the wheel the site serves.
 """
 
@@ -35,17 +36,9 @@ def _site_url() -> str:
 
 
 @pytest.fixture(scope="module")
-def built_site(tmp_path_factory) -> Path:
-    given = os.environ.get("SITE_DIR")
-    if given:
-        return Path(given)
-    site = tmp_path_factory.mktemp("site-notebooks")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)],
-        cwd=ROOT, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr[-3000:]
-    return site
+def built_site(shared_site: Path) -> Path:
+    """The one strict build of the run (tests/conftest.py: ``shared_site``; ``SITE_DIR`` names a built one)."""
+    return shared_site
 
 
 @pytest.fixture(scope="module")
