@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import importlib
 import os
-import subprocess
-import sys
+import shutil
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -17,8 +17,6 @@ from hypothesis import settings
 # workers, one example may take longer than Hypothesis' default 200 ms deadline.
 settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -39,7 +37,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 # module fixtures (a tiny project, a server on the one shared build of the site) are made once, on one worker;
 # the tests that read the browser walk of the site in one view are one group per view (tests/browser/walk.py:
 # ``in_views``), so the four walks are shared out among the workers. The shared build itself is made once per
-# run, by the first worker that needs it (tests/browser/conftest.py: ``shared_site``).
+# run, by the first worker that needs it (``shared_build`` below).
 #
 # The scheduler hands out the groups in the order of the collection (test.sh: --no-loadscope-reorder), each to
 # the first worker that runs short: the longest go first, so that no long group is left for the end while the
@@ -52,7 +50,7 @@ def _rank(group: str, items: list[pytest.Item], first_walk: str | None) -> int:
     """Where a group goes in the queue: by what its tests need (a group waits for what any of its tests needs)."""
     if group.startswith("walk-"):  # tests/browser/walk.py: group_of
         return FIRST_WALK if group == first_walk else WALK
-    if any("shared_site" in getattr(item, "fixturenames", ()) for item in items):
+    if any("shared_build" in getattr(item, "fixturenames", ()) for item in items):  # shared_site needs it too
         return SHARED_SITE
     return OWN_BUILD if any(item.get_closest_marker("build") for item in items) else REST
 
@@ -92,41 +90,51 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 # ----------------------------------------------------------------------------- the one build of the site
+@dataclass(frozen=True)
+class SharedBuild:
+    project: Path  # the exported project (tests/project_export.py), with its figure cache
+    site: Path  # the strict build of it
+    log: str  # what the build printed
+
+
 @pytest.fixture(scope="session")
-def shared_site(tmp_path_factory) -> Path:
-    """One strict build of the site for the whole run: the first worker to need it builds it, under a file lock;
-    the others wait for it and read the same folder (pytest-xdist workers share the parent of their basetemp)."""
-    given = os.environ.get("SITE_DIR")
-    if given:
-        site_dir = Path(given)
-        assert (site_dir / "index.html").is_file(), f"SITE_DIR={given} holds no built site"
-        return site_dir
+def shared_build(tmp_path_factory) -> SharedBuild | None:
+    """One strict, cold build of the site for the whole run, made in an export of the project (its own folder, a
+    fixed commit date, hash seed 1): the browser tests read it, and test_reproducible.py compares it with a second
+    cold build. The first worker to need it builds it, under a file lock; the others wait for it and read the same
+    folder (pytest-xdist workers share the parent of their basetemp). None when ``SITE_DIR`` names a built site."""
+    if os.environ.get("SITE_DIR"):
+        return None
     from filelock import FileLock
+    from project_export import LOG, export, finish, start_build
 
     root = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         root = root.parent
-    site_dir, partial, failed = root / "site-shared", root / "site-shared.partial", root / "site-shared.failed"
-    with FileLock(root / "site-shared.lock"):
+    project, partial, failed = root / "site-project", root / "site-project.partial", root / "site-project.failed"
+    with FileLock(root / "site-project.lock"):
         if failed.is_file():  # another worker's build failed: the same message, not a second build
             pytest.fail(failed.read_text(encoding="utf-8"))
-        if not site_dir.is_dir():
-            message = build_site(partial)
-            if message:
+        if not project.is_dir():
+            start = time.perf_counter()
+            shutil.rmtree(partial, ignore_errors=True)
+            code, log = finish(start_build(export(partial), "site", "1", strict=True))
+            if code != 0:
+                message = f"mkdocs build --strict failed:\n{log[-4000:]}"
                 failed.write_text(message, encoding="utf-8")
                 pytest.fail(message)
-            partial.rename(site_dir)  # whole or not at all: a reader never sees half a site
+            (partial / LOG).write_text(log, encoding="utf-8")
+            partial.rename(project)  # whole or not at all: a reader never sees half a site
+            print(f"\nshared strict build: {time.perf_counter() - start:.1f} s in {project}")
+    return SharedBuild(project, project / "site", (project / LOG).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def shared_site(shared_build: SharedBuild | None) -> Path:
+    """The built site every test that needs one reads: the run's one build, or ``SITE_DIR`` (an already built
+    site: the author's own, to test it quickly)."""
+    if shared_build is not None:
+        return shared_build.site
+    site_dir = Path(os.environ["SITE_DIR"])
+    assert (site_dir / "index.html").is_file(), f"SITE_DIR={site_dir} holds no built site"
     return site_dir
-
-
-def build_site(site_dir: Path) -> str:
-    """``mkdocs build --strict`` into ``site_dir``; the failure's message, or "" once it is built."""
-    start = time.perf_counter()
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
-        cwd=ROOT, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), capture_output=True, text=True,
-    )  # fmt: skip
-    if result.returncode != 0:
-        return f"mkdocs build --strict failed:\n{result.stderr[-4000:]}"
-    print(f"\nshared strict build: {time.perf_counter() - start:.1f} s in {site_dir}")
-    return ""

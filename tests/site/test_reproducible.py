@@ -1,10 +1,11 @@
 """Two clean builds in separate folders are byte-identical; warm rebuilds render only what changed.
 
 The project (every file git tracks or would track) is exported once, committed to a fresh git
-repository with a fixed date (the hook pins MkDocs' dates to the last commit), and copied to a folder with
-another name and depth. Both are built at once, cold (empty figure cache each), with different PYTHONHASHSEEDs, so
-that set/dict order, absolute paths, dates and ids would all show up as differences. Then the first copy is
-rebuilt twice with its warm cache: after a prose edit, and after an edit of one src module.
+repository with a fixed date (the hook pins MkDocs' dates to the last commit: tests/project_export.py), and built
+cold there: that is the run's one shared build (tests/conftest.py: ``shared_build``). Its sources are copied to a
+folder with another name and depth and built cold again, with another PYTHONHASHSEED, so that set/dict order,
+absolute paths, dates and ids would all show up as differences. Then a copy of the first, with its warm cache, is
+rebuilt twice: after a prose edit, and after an edit of one src module.
 """
 
 from __future__ import annotations
@@ -12,65 +13,22 @@ from __future__ import annotations
 import datetime as dt
 import filecmp
 import gzip
-import os
 import re
 import shutil
 import struct
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from project_export import COMMIT_DATE, copy_sources, export, finish, start_build
 
 from transformer_site.executed import find_executed_blocks
 from transformer_site.figure_cache import DependencyGraph
 
 pytestmark = pytest.mark.build
 
-REPO = Path(__file__).resolve().parents[2]
-COMMIT_DATE = "2026-01-02T03:04:05+00:00"
 _REPORT = re.compile(
     r"figure cache: (?P<renders>\d+) rendered, (?P<hits>\d+) from cache \([^)]*\); rendered: (?P<ids>.*)"
 )
-
-
-def project_files() -> list[str]:
-    """Every file of the work tree that git tracks or would track (not .gitignore'd: no caches, no site)."""
-    listed = subprocess.run(
-        ["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        check=True, capture_output=True,
-    ).stdout.decode()  # fmt: skip
-    return sorted({name for name in listed.split("\0") if name and (REPO / name).is_file()})
-
-
-def export(destination: Path) -> Path:
-    for name in project_files():
-        target = destination / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(REPO / name, target)
-    env = dict(os.environ, GIT_AUTHOR_DATE=COMMIT_DATE, GIT_COMMITTER_DATE=COMMIT_DATE)
-    git = ["git", "-C", str(destination), "-c", "user.name=build", "-c", "user.email=build@example.invalid"]
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "export"]):
-        subprocess.run([*git, *args], check=True, env=env, capture_output=True)
-    return destination
-
-
-def start_build(project: Path, site: str, hash_seed: str) -> subprocess.Popen:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(project / "src"), PYTHONHASHSEED=hash_seed)
-    env.pop("SOURCE_DATE_EPOCH", None)
-    env.pop("TRANSFORMER_SITE_DATE_FROM_GIT", None)
-    env.pop("TRANSFORMER_SITE_NO_EXEC", None)
-    env["TRANSFORMER_FIGURE_CACHE"] = str(project / ".cache" / "figures")
-    # Not --strict: content pages are written in parallel and may warn; reproducibility is the point here
-    # (the strict build is tested by tests/browser and tests/site/test_bad_input_builds.py).
-    command = [sys.executable, "-m", "mkdocs", "build", "--no-strict", "-d", str(project / site)]
-    return subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
-def finish(process: subprocess.Popen) -> str:
-    log, _ = process.communicate(timeout=1200)
-    assert process.returncode == 0, log[-3000:]
-    return log
 
 
 def report(log: str) -> tuple[int, int, list[str]]:
@@ -80,16 +38,26 @@ def report(log: str) -> tuple[int, int, list[str]]:
     return int(found["renders"]), int(found["hits"]), ids
 
 
+def built(process) -> str:
+    code, log = finish(process)
+    assert code == 0, log[-3000:]
+    return log
+
+
 @pytest.fixture(scope="module")
-def cold(tmp_path_factory) -> tuple[Path, Path, str]:
+def cold(shared_build, tmp_path_factory) -> tuple[Path, Path, str]:
+    """(first project, second project, the first build's log): the run's shared build is the first (a strict
+    build of an export, hash seed 1); the second is its sources copied to a folder with another name and depth,
+    built cold with hash seed 2. With ``SITE_DIR`` there is no shared build, and both are built here."""
     root = tmp_path_factory.mktemp("reproducible")
-    # One export, copied: the work tree is shared and may change between two exports.
-    first = export(root / "first")
-    second = root / "elsewhere" / "second-copy"
-    shutil.copytree(first, second, symlinks=True)
-    processes = [start_build(first, "site", "1"), start_build(second, "site", "2")]
-    logs = [finish(p) for p in processes]
-    return first, second, logs[0]
+    if shared_build is None:
+        first = export(root / "first")
+        first_log = built(start_build(first, "site", "1"))
+    else:
+        first, first_log = shared_build.project, shared_build.log
+    second = copy_sources(first, root / "elsewhere" / "second-copy")
+    built(start_build(second, "site", "2"))
+    return first, second, first_log
 
 
 def differing_files(a: Path, b: Path, renamed: tuple[str, str] | None = None) -> list[str]:
@@ -146,8 +114,10 @@ def blocks_by_id(project: Path) -> dict[str, str]:
     return code
 
 
-def test_warm_rebuilds_render_only_what_changed(cold):
-    first, _, cold_log = cold
+def test_warm_rebuilds_render_only_what_changed(cold, tmp_path):
+    shared, _, cold_log = cold
+    first = tmp_path / "warm"  # a copy with the first build's warm figure cache: the shared build stays as built
+    shutil.copytree(shared, first, symlinks=True)
     renders, hits, _ = report(cold_log)
     code = blocks_by_id(first)
     # Cold: each distinct block code renders once (two blocks with the same code share one entry).
@@ -157,7 +127,7 @@ def test_warm_rebuilds_render_only_what_changed(cold):
     # 1. Prose edit of one page: nothing renders but blocks whose snippets read the pages themselves.
     page = next(p for p in sorted((first / "docs").rglob("*.md")) if 'exec="on"' in p.read_text(encoding="utf-8"))
     page.write_text(page.read_text(encoding="utf-8") + "\n本文に一文を足しても図は描き直されない。\n", encoding="utf-8")
-    renders, hits, ids = report(finish(start_build(first, "site-prose", "3")))
+    renders, hits, ids = report(built(start_build(first, "site-prose", "3")))
     assert set(ids) <= reads_pages, f"a prose edit re-rendered {set(ids) - reads_pages}"
     assert renders == len(ids) and hits > 0
 
@@ -168,7 +138,7 @@ def test_warm_rebuilds_render_only_what_changed(cold):
     path.write_text(path.read_text(encoding="utf-8") + "\n_EDIT_THAT_CHANGES_NO_VALUE = 0\n", encoding="utf-8")
     graph = DependencyGraph(first / "src")
     expected = {i for i, c in code.items() if module in graph.closure(c)}
-    renders, _, ids = report(finish(start_build(first, "site-src", "4")))
+    renders, _, ids = report(built(start_build(first, "site-src", "4")))
     assert expected, "no block depends on counting: pick another module for this test"
     assert set(ids) == expected and renders == len(expected)
     # The re-rendered blocks give the same bytes, so the whole site is unchanged by that edit — but for the
