@@ -25,7 +25,6 @@ from pathlib import Path
 
 from mkdocs.utils import get_relative_url
 
-from transformer_figures.block_map import MapStage, block_map_html
 from transformer_pages import course
 
 _STAGE_LINE = re.compile(r"^stage\s*:", re.M)
@@ -112,6 +111,10 @@ def counterpart_note(page, files) -> str:
 
 
 def small_map(page, stage: str, files) -> str:
+    # imported here, not at the top: transformer_figures loads matplotlib (0.3 s), which a build whose pages
+    # declare no stage (a test's one-page project) never needs
+    from transformer_figures.block_map import MapStage, block_map_html
+
     track = _track_key(page.file.src_uri)
     stages = [
         MapStage(s.key, s.label, _url(s.chapter if track == "chapter" else s.notes, page, files)) for s in course.STAGES
@@ -122,6 +125,8 @@ def small_map(page, stage: str, files) -> str:
 
 
 def large_map(page, files) -> str:
+    from transformer_figures.block_map import MapStage, block_map_html  # as in small_map
+
     stages = [
         MapStage(
             s.key, s.label, _url(s.notes, page, files), does=s.does,
