@@ -79,13 +79,18 @@ _RESULT_COUNT = """
 """
 
 
-def _all_results(page) -> list[str]:
-    """The result pages Material renders (ten at first, more when the list is scrolled), in rank order."""
+_SHOWN = "document.querySelectorAll('.md-search-result__item').length"
+
+
+def _top_results(page, count: int) -> list[str]:
+    """The first ``TOP`` result pages (all of them when fewer were found), in rank order. Material renders ten
+    results at first and ten more each time the list is scrolled to its end: scroll, and wait for them, only
+    while fewer than that are shown."""
     box = page.locator(".md-search__scrollwrap").bounding_box()
-    for _ in range(3):
+    while (shown := page.evaluate(_SHOWN)) < min(count, TOP):
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.wheel(0, 20000)
-        page.wait_for_timeout(150)
+        page.wait_for_function(f"{_SHOWN} > {shown}")
     return list(dict.fromkeys(page.evaluate(_READ_RESULTS)))
 
 
@@ -110,7 +115,7 @@ def _run_queries(browser, server: str) -> dict[str, list[str]]:
             box.press("End")
             page.wait_for_function(f"!({placeholder})")
             counts[query] = page.evaluate(_RESULT_COUNT)  # Material's own "N件見つかりました"
-            results[query] = _all_results(page)  # article paths in rank order (sections are grouped)
+            results[query] = _top_results(page, counts[query])  # page paths in rank order (sections grouped)
     finally:
         context.close()
     assert not errors, f"uncaught exceptions while searching: {errors}"
