@@ -301,9 +301,16 @@ def test_tier(*args: str) -> Timing:
     wall = time.perf_counter() - start
     after, busy_after = resource.getrusage(resource.RUSAGE_CHILDREN), machine_busy()
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    summary = (result.stdout.strip().splitlines() or [""])[-1]
+    lines = result.stdout.strip().splitlines()
+    summary = (lines or [""])[-1]
     busy = "" if busy_before is None else f"; the machine was busy {busy_after - busy_before:.0f} s of CPU meanwhile"
-    return Timing(wall, cpu, f"exit {result.returncode}: {summary}{busy}")
+    failures = ""
+    if result.returncode != 0:  # a timing of a failing run must say what failed, not only that something did
+        log = Path(tempfile.mkdtemp(prefix="build-bench-tier-")) / "test.log"
+        log.write_text(result.stdout + result.stderr, encoding="utf-8")
+        named = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]
+        failures = "".join(f"\n    {line}" for line in named) + f"\n    whole output: {log}"
+    return Timing(wall, cpu, f"exit {result.returncode}: {summary}{busy}{failures}")
 
 
 # ------------------------------------------------------------------------------------------------------ main
