@@ -45,7 +45,7 @@ REPO = Path(__file__).resolve().parents[1]
 PROJECT = REPO  # main() points this at a snapshot of the work tree (others may edit it during the run)
 sys.path.insert(0, str(REPO / "src"))
 
-from transformer_site.executed import find_executed_blocks  # noqa: E402
+from transformer_site.execution.blocks import find_executed_blocks  # noqa: E402
 
 TARGETS = {"clean": 2.5, "warm": 1.3}
 PROSE_TARGET = 0.2  # a prose edit visible within a fifth of a warm build

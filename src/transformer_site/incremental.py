@@ -107,8 +107,8 @@ def classify(before: dict[str, tuple[int, int]] | None, after: dict[str, tuple[i
 
 def pages_reading_docs(project: Path, docs_root: Path) -> set[str]:
     """Pages (docs-relative) with an executed block whose snippet names a path under the docs folder."""
-    from transformer_site.executed import find_executed_blocks
-    from transformer_site.figure_cache import named_paths
+    from transformer_site.execution.blocks import find_executed_blocks
+    from transformer_site.execution.cache import named_paths
 
     readers = set()
     for page in docs_root.rglob("*.md"):

@@ -1,6 +1,6 @@
 """確認問題 in the browser: every question of every page answered right and wrong, as a reader would.
 
-The markup contract (``transformer_site.exercise_html``): each question is ``.exercise[data-kind]``, a number
+The markup contract (``transformer_site.exercises.html``): each question is ``.exercise[data-kind]``, a number
 question carries ``data-answer`` (its literal), a 「確かめる」 button checks, and the question then has
 ``data-state="correct"`` or ``"incorrect"``. Here, on the built site: every content page has two questions or
 more and the exam page thirty or more; for every number question the literal is accepted and a value one unit

@@ -18,7 +18,7 @@ from test_figure_contrast import contrast
 from walk import reading_context
 
 from transformer_pages.reference.glossary import TERMS, in_order
-from transformer_site.glossary import GLOSSARY_PAGE
+from transformer_site.course.glossary import GLOSSARY_PAGE
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 

@@ -18,7 +18,14 @@ from transformer_figures.heat_table import _hex
 from transformer_figures.plots import ColourScale
 from transformer_math import SENTENCES, build_preset, forward, ops, preset, tokenize
 from transformer_pages import tryit
-from transformer_site.panels import CELL_DECIMALS, STAT_DECIMALS, SUMMARY_DECIMALS, format_signed, format_value, pe_data
+from transformer_site.panels.html import (
+    CELL_DECIMALS,
+    STAT_DECIMALS,
+    SUMMARY_DECIMALS,
+    format_signed,
+    format_value,
+    pe_data,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from transformer_site.search_ja import bigrams, math_as_text, plain_text, query_terms
+from transformer_site.search.japanese import bigrams, math_as_text, plain_text, query_terms
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 

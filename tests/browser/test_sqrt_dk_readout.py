@@ -9,7 +9,7 @@ import pytest
 from walk import reading_context
 
 from transformer_math import backward
-from transformer_site.panels import STAT_DECIMALS, format_value
+from transformer_site.panels.html import STAT_DECIMALS, format_value
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 

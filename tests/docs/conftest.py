@@ -11,6 +11,6 @@ import pytest
 
 @pytest.fixture(scope="session", autouse=True)
 def _prepared_page_modules():
-    from transformer_site.lab_notebooks import prepare_page_modules
+    from transformer_site.notebooks.lab import prepare_page_modules
 
     prepare_page_modules()

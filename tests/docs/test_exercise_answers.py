@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from transformer_site.checked.verify import display_path, markdown_files, read_page
-from transformer_site.exercises import check_answer, find_exercises
+from transformer_site.exercises.syntax import check_answer, find_exercises
 
 ROOT = Path(os.environ.get("CHECKED_NUMBERS_ROOT", Path(__file__).resolve().parents[2]))
 

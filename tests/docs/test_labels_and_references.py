@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from transformer_pages.notes.references import REFERENCES
-from transformer_site import references
-from transformer_site.checked import collect
+from transformer_site.checked import collect, references
 from transformer_site.labels import label
 
 ROOT = Path(__file__).resolve().parents[2]

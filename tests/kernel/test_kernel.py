@@ -30,7 +30,7 @@ import pytest
 
 from transformer_math import SENTENCES, BlockTrace, BlockWeights, build_preset, forward, ops, preset, tokenize
 from transformer_pages import tryit
-from transformer_site.kernel_data import kernel_data, weights_data
+from transformer_site.panels.kernel_data import kernel_data, weights_data
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL = ROOT / "docs" / "assets" / "javascripts" / "kernel.js"

@@ -1,4 +1,4 @@
-from transformer_site.api_docs import escape_raw_text_tags, on_page_content
+from transformer_site.publishing.api_docs import escape_raw_text_tags, on_page_content
 
 
 def test_tags_mentioned_in_docstrings_become_text():

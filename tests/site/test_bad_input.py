@@ -18,7 +18,12 @@ import numpy as np
 import pytest
 from tiny_project import write_tiny_project
 
-from transformer_site.output_checks import BadOutputError, NonFiniteFigureError, check_output, nan_free_figures
+from transformer_site.execution.output_checks import (
+    BadOutputError,
+    NonFiniteFigureError,
+    check_output,
+    nan_free_figures,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 

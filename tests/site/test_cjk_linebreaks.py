@@ -1,4 +1,4 @@
-from transformer_site.cjk_linebreaks import join_wide_line_breaks
+from transformer_site.publishing.linebreaks import join_wide_line_breaks
 
 
 def test_break_between_japanese_characters_is_removed():

@@ -8,7 +8,8 @@ from types import SimpleNamespace
 
 from mkdocs.structure.files import File, Files
 
-from transformer_site import course_pages, failures
+from transformer_site import failures
+from transformer_site.course import map as course_pages
 
 
 def _page(tmp_path: Path, uri: str, text: str, meta: dict):

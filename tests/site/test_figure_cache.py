@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from transformer_site import figure_cache
-from transformer_site.figure_cache import DependencyGraph, FigureCache
+from transformer_site.execution import cache as figure_cache
+from transformer_site.execution.cache import DependencyGraph, FigureCache
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -170,7 +170,7 @@ def test_real_snippets_resolve_their_dependencies():
 
 def test_the_runner_goes_through_the_cache(project, monkeypatch):
     """markdown-exec's base_format calls the site's runner (executed.run_block), which asks the cache first."""
-    from transformer_site import executed
+    from transformer_site.execution import blocks as executed
 
     monkeypatch.delenv("TRANSFORMER_SITE_NO_EXEC", raising=False)
     monkeypatch.setenv("TRANSFORMER_FIGURE_CACHE", str(project / "cache"))

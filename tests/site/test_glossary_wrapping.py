@@ -10,7 +10,7 @@ import pytest
 
 from transformer_pages.reference import glossary as table
 from transformer_pages.reference.glossary import Term
-from transformer_site import glossary
+from transformer_site.course import glossary
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from transformer_site import executed
+from transformer_site.execution import blocks as executed
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -25,7 +25,7 @@ def load_hook(name: str):
 
 @pytest.fixture(scope="module")
 def hooks():
-    """The executed-block functions (transformer_site.executed) and the hook files they were split from."""
+    """The executed-block functions (transformer_site.execution.blocks) and the hook files they were split from."""
     return SimpleNamespace(
         find_executed_blocks=executed.find_executed_blocks,
         with_derived_ids=executed.with_derived_ids,
@@ -71,7 +71,7 @@ def test_inline_code_without_id_is_an_error_naming_page_and_line(hooks):
 def hooks_module_kept() -> list[str]:
     from transformer_site.hooks.fresh_build import KEPT
 
-    assert KEPT == {"transformer_site.isolation", "transformer_site.incremental"}
+    assert KEPT == {"transformer_site.execution.isolation", "transformer_site.incremental"}
     return [name for name in KEPT if name in sys.modules]
 
 
@@ -86,15 +86,15 @@ class _Config(dict):
 def test_pre_build_forgets_project_modules_so_serve_sees_edits(hooks, tmp_path):
     import transformer_figures  # noqa: F401
     import transformer_math
-    from transformer_site import PROJECT_PACKAGES, isolation
-
+    from transformer_site import PROJECT_PACKAGES
+    from transformer_site.execution import isolation
     saved = {name: mod for name, mod in sys.modules.items() if name.split(".")[0] in PROJECT_PACKAGES}
     try:
         hooks.on_pre_build(_Config(str(REPO / "mkdocs.yml"), docs_dir=str(REPO / "docs"), site_dir=str(tmp_path)))
         left = [n for n in sys.modules if n.split(".")[0] in PROJECT_PACKAGES]
         # isolation owns the audit hook, which cannot be removed; incremental remembers serve's last build
         assert sorted(left) == sorted(hooks_module_kept())
-        assert sys.modules["transformer_site.isolation"] is isolation
+        assert sys.modules["transformer_site.execution.isolation"] is isolation
         # the next import is a fresh module object, built from the files on disk
         import transformer_math as again
 

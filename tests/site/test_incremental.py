@@ -60,7 +60,7 @@ def test_mkdocs_warning_about_dirty_builds_is_dropped_only_in_a_dirty_serve():
 
 
 def test_only_a_partial_rebuild_names_the_pages_it_rendered(monkeypatch):
-    """The notebooks are written for the rendered pages only in a dirty prose rebuild (transformer_site.notebooks);
+    """The notebooks are written for the rendered pages only in a dirty prose rebuild (notebooks.export);
     a whole build, or any build outside a dirty serve, writes them all."""
     state = incremental.LoopState(dirty=True, serving=True)
     monkeypatch.setattr(incremental, "state", state)
@@ -75,7 +75,7 @@ def test_only_a_partial_rebuild_names_the_pages_it_rendered(monkeypatch):
 def test_unchanged_files_are_parsed_once_per_process_and_an_edit_is_read_again(tmp_path, monkeypatch):
     """The figure cache's facts about a file are kept across the builds of one serve, keyed on the file's bytes:
     an edit of the same size in the same instant (a constant changed) is read again."""
-    from transformer_site import figure_cache
+    from transformer_site.execution import cache as figure_cache
 
     parsed = []
     monkeypatch.setattr(figure_cache, "_FILE_FACTS", {})

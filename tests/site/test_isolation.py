@@ -12,7 +12,7 @@ import types
 import numpy as np
 import pytest
 
-from transformer_site.isolation import BlockTimeout, ForbiddenEffectError, Guard, StateBaseline
+from transformer_site.execution.isolation import BlockTimeout, ForbiddenEffectError, Guard, StateBaseline
 
 
 def test_the_time_limit_stops_a_loop_that_catches_exceptions():

@@ -1,4 +1,4 @@
-"""The pieces of the lab-notebook machinery (``transformer_site.lab_notebooks``, ``lab_css``), without a build.
+"""The pieces of the lab-notebook machinery (``transformer_site.notebooks.lab``, ``lab_css``), without a build.
 
 What a lab is, how its Markdown cells become the site's headings and math, the readers' copy with bare literals,
 the links and the table of contents, the cache key's dependencies, and the CSS pruning. The builds themselves
@@ -15,9 +15,10 @@ import jupytext
 import pytest
 from tiny_project import JUPYTEXT_HEADER
 
-from transformer_site import lab_css, lab_notebooks
-from transformer_site.figure_cache import DependencyGraph, find_src_root
-from transformer_site.lab_notebooks import Lab
+from transformer_site.execution.cache import DependencyGraph, find_src_root
+from transformer_site.notebooks import lab as lab_notebooks
+from transformer_site.notebooks import lab_css
+from transformer_site.notebooks.lab import Lab
 
 REPO = Path(__file__).resolve().parents[2]
 LAB = REPO / "docs" / "backprop" / "05-lab.md"

@@ -16,14 +16,14 @@ import nbformat
 import pytest
 
 from transformer_site.checked.syntax import find_checked_numbers
-from transformer_site.notebooks import (
+from transformer_site.notebooks.export import (
     _src_sections_as_comments,
     download_button,
     notebook_path,
     page_notebook,
     split_page,
 )
-from transformer_site.notebooks_setup import SiteInfo
+from transformer_site.notebooks.setup import SiteInfo
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p for p in (ROOT / "docs").rglob("*.md") if "assets" not in p.parts)
@@ -158,7 +158,7 @@ def _site() -> SiteInfo:
 
 @pytest.mark.parametrize("page", PAGES, ids=_rel)
 def test_questions_are_in_the_notebook_with_folded_solutions(page: Path):
-    from transformer_site.exercises import find_exercises
+    from transformer_site.exercises.syntax import find_exercises
 
     source = page.read_text(encoding="utf-8")
     notebook = page_notebook(source, _rel(page), ROOT)
@@ -197,14 +197,14 @@ def test_a_page_that_needs_pytorch_and_the_pages_gets_them_in_its_setup_cell():
 
 
 def test_a_link_to_a_missing_page_is_an_error_naming_the_page():
-    from transformer_site.notebooks_setup import site_links
+    from transformer_site.notebooks.setup import site_links
 
     with pytest.raises(ValueError, match=r"docs/notes/03-attention\.md: the link 99-none\.md names no page"):
         site_links("[x](99-none.md)", "docs/notes/03-attention.md", _site())
 
 
 def test_colab_link_form():
-    from transformer_site.notebooks_setup import colab_url
+    from transformer_site.notebooks.setup import colab_url
 
     repo = re.search(r"^repo_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.MULTILINE)[1]
     assert colab_url(repo, "notes/03-attention.ipynb") == (
@@ -235,7 +235,7 @@ def test_the_build_outputs_are_attached_without_running_anything():
 
 def test_a_labs_download_gets_the_intro_the_setup_cell_and_site_links():
     """The lab's executed notebook (mkdocs-jupyter's page) runs anywhere once downloaded, as every page's does."""
-    from transformer_site.notebooks import readers_lab
+    from transformer_site.notebooks.export import readers_lab
 
     lab = nbformat.v4.new_notebook(
         cells=[
@@ -259,7 +259,7 @@ def test_a_labs_download_gets_the_intro_the_setup_cell_and_site_links():
 
 def test_the_src_lines_a_snippet_shows_become_comments_in_the_notebook(tmp_path):
     """The page includes a src section into a hidden string; the notebook shows those lines as comments instead."""
-    from transformer_site.notebooks import _code_of
+    from transformer_site.notebooks.export import _code_of
 
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "m.py").write_text("x = 1\n# --8<-- [start:two]\ny = 2\n# --8<-- [end:two]\n", encoding="utf-8")

@@ -14,8 +14,8 @@ from transformer_figures.palette_data import palette_data
 from transformer_figures.plots import ColourScale
 from transformer_math import SENTENCES, build_preset, preset
 from transformer_pages import tryit as mp
-from transformer_site import panels as sp
-from transformer_site.kernel_data import kernel_data
+from transformer_site.panels import html as sp
+from transformer_site.panels.kernel_data import kernel_data
 
 
 @pytest.mark.parametrize(

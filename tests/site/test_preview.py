@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from transformer_site import figure_cache, torch_crosscheck
+from transformer_site import torch_crosscheck
+from transformer_site.execution import cache as figure_cache
 
 
 def test_a_full_build_without_torch_fails_and_names_the_way_out(monkeypatch):

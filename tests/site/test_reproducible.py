@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from project_export import COMMIT_DATE, copy_sources, export, finish, start_build
 
-from transformer_site.executed import find_executed_blocks
-from transformer_site.figure_cache import DependencyGraph
+from transformer_site.execution.blocks import find_executed_blocks
+from transformer_site.execution.cache import DependencyGraph
 
 pytestmark = pytest.mark.build
 

@@ -1,4 +1,4 @@
-"""Figures set aside while the search plugin reads a page (transformer_site.search_skip): same index, figures back."""
+"""Figures set aside while the search plugin reads a page (transformer_site.search.skip): same index, figures back."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from material.plugins.search.plugin import Parser
 from mkdocs.exceptions import PluginError
 
 from transformer_figures import figure_html, heat_figure, heat_table, new_figure
-from transformer_site.search_skip import put_back, take_out
+from transformer_site.search.skip import put_back, take_out
 
 
 def _page() -> str:

@@ -27,7 +27,7 @@ def prepare() -> None:
 
     Each checked number is evaluated under a time limit of its own (``transformer_site.checked``); the first
     one to read the run would otherwise pay for the whole training inside that limit, on a loaded machine too.
-    The lab's build (``transformer_site.lab_notebooks``) and the doc-value tests call it first.
+    The lab's build (``transformer_site.notebooks.lab``) and the doc-value tests call it first.
     """
     run()
 

@@ -2,7 +2,7 @@
 
 One table, :data:`TERMS`, read by two things that must not disagree: the glossary page
 (``docs/reference/glossary.md``, rendered from it at build time) and the hover/focus definitions on every page
-(``transformer_site.glossary`` wraps the first occurrence of a term's written form on each page).
+(``transformer_site.course.glossary`` wraps the first occurrence of a term's written form on each page).
 
 Each term has:
 

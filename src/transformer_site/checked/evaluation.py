@@ -17,7 +17,7 @@ forbidden methods:
    into them fail with numpy's own error), lists as tuples, dicts and sets as read-only mappings and
    frozensets. A module is reachable only if it is itself a citable name (``ops.np`` is refused: numpy is not
    citable, and through it everything would be).
-3. **Its effects**: it runs under ``transformer_site.isolation.Guard``: no file written, no process started,
+3. **Its effects**: it runs under ``transformer_site.execution.isolation.Guard``: no file written, no process started,
    a time limit.
 4. **The state after it**: the guard compares everything executed code may read (module constants, the
    cached traces, the weights, the citable names, …) with what it was, reports any
@@ -270,7 +270,7 @@ def evaluate(
             f"unknown name {unknown[0]!r} in {expression.strip()} "
             f"(citable names: {', '.join(names)}; see docs/reference/citable.md)"
         )
-    from transformer_site import isolation
+    from transformer_site.execution import isolation
 
     reader = _Reader(expression, _citable_module_ids(names))
     guard = isolation.Guard(
@@ -307,6 +307,6 @@ def evaluate(
 
 def _baseline():
     """The build's record of the state (shared with executed blocks), or None outside a build's isolation."""
-    from transformer_site import executed
+    from transformer_site.execution import blocks as executed
 
     return executed.state_baseline()

@@ -92,8 +92,8 @@ def render_checked_numbers(
     Markdown as MkDocs read it, if other hooks changed ``markdown`` before (to find the front matter's lines).
     ``page_uri``: the page relative to docs/ (``chapter/01-overview.md``), for the links of citations.
     """
-    from transformer_site import failures, references
-
+    from transformer_site import failures
+    from transformer_site.checked import references
     path = display_path(src_path, root) if src_path is not None else "<generated page>"
     offset = source_line_offset(markdown if original is None else original, src_path)
     numbers = find_checked_numbers(markdown, path, first_line=1 + offset)

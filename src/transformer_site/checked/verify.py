@@ -1,5 +1,5 @@
 """Check a token: a number's live value written the literal's way must be the literal; a claim's condition must
-be True; a marker's or citation's source must say what it says (``transformer_site.references``)."""
+be True; a marker's or citation's source must say what it says (``transformer_site.checked.references``)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class Outcome:
 
 def check(number: CheckedNumber) -> Outcome:
     """Verify one token: a number, a claim, a marker against its source, a citation against §10."""
-    from transformer_site import references
+    from transformer_site.checked import references
 
     where = number.location
     if number.problem:

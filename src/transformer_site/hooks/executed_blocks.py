@@ -1,4 +1,4 @@
-"""Hook: executed blocks (``transformer_site.executed``) — found on each page, named, checked, run, reported.
+"""Hook: executed blocks (``transformer_site.execution.blocks``) — found on each page, named, checked, run, reported.
 
 - ``on_config``: the python fence of ``pymdownx.superfences`` is the site's (markdown-exec's public validator
   and ``base_format`` with the site's runner, as markdown-exec's own plugin registers its fences), and
@@ -22,7 +22,7 @@ log = logging.getLogger("mkdocs.plugins.transformer_site.executed_blocks")
 
 def on_config(config):
     """The site's python fence, and snippets found from the project's folder (not the working directory)."""
-    from transformer_site import executed
+    from transformer_site.execution import blocks as executed
 
     mdx = config.mdx_configs
     fences = mdx.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
@@ -33,21 +33,21 @@ def on_config(config):
 
 
 def on_pre_build(config) -> None:
-    from transformer_site import executed
+    from transformer_site.execution import blocks as executed
 
     executed.start_build(Path(config.config_file_path).parent, Path(config["docs_dir"]))
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    from transformer_site import executed
     from transformer_site.checked.render import source_line_offset
+    from transformer_site.execution import blocks as executed
 
     first_line = 1 + source_line_offset(page.markdown, page.file.abs_src_path)
     return executed.register_page(markdown, page.file.src_uri, first_line)
 
 
 def on_post_build(config) -> None:
-    from transformer_site import figure_cache
+    from transformer_site.execution import cache as figure_cache
 
     log.info(figure_cache.report())
     log.info(figure_cache.cost_report())

@@ -25,7 +25,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-KEPT = frozenset({"transformer_site.isolation", "transformer_site.incremental"})
+KEPT = frozenset({"transformer_site.execution.isolation", "transformer_site.incremental"})
 
 # A build is a batch job with a large, long-lived heap (torch, matplotlib, MkDocs' pages): with Python's default
 # thresholds (700, 10, 10) a clean build ran 11 full collections that freed almost nothing, 1.2 s of its CPU

@@ -2,7 +2,7 @@
 
 ``on_page_markdown`` puts the list into the glossary page at its marker (before Markdown, so MkDocs checks its
 links and anchors); ``on_page_content`` wraps the first occurrence of each term on every other page
-(``transformer_site.glossary``), after the other content hooks and before figures leave for the search plugin.
+(``transformer_site.course.glossary``), after the other content hooks and before figures leave for the search plugin.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    from transformer_site import glossary
+    from transformer_site.course import glossary
 
     if page.file.src_uri == glossary.GLOSSARY_PAGE:
         return glossary.render_glossary_page(markdown, page.file.src_uri, Path(config.docs_dir))
@@ -19,7 +19,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
 
 def on_page_content(html: str, page, config, files) -> str:
-    from transformer_site import glossary
+    from transformer_site.course import glossary
 
     if page.file.src_uri == glossary.GLOSSARY_PAGE:
         return html

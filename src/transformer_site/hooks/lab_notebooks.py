@@ -1,4 +1,4 @@
-"""Hook: lab notebooks (``transformer_site.lab_notebooks``) — executed and cached by the site, rendered by
+"""Hook: lab notebooks (``transformer_site.notebooks.lab``) — executed and cached by the site, rendered by
 mkdocs-jupyter.
 
 - ``on_config``: mkdocs-jupyter must be configured as the site relies on (``execute: false``,
@@ -27,7 +27,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-log = logging.getLogger("mkdocs.plugins.transformer_site.lab_notebooks")
+log = logging.getLogger("mkdocs.plugins.transformer_site.notebooks.lab")
 
 REQUIRED = {"execute": False, "allow_errors": False, "include": ["*.ipynb"]}
 
@@ -40,7 +40,7 @@ def _jupyter_plugin(config):
 
 
 def on_config(config):
-    from transformer_site import figure_cache
+    from transformer_site.execution import cache as figure_cache
 
     plugin = _jupyter_plugin(config)
     wrong = [f"{k}: {plugin.config[k]!r} (must be {v!r})" for k, v in REQUIRED.items() if plugin.config[k] != v]
@@ -57,7 +57,8 @@ def on_config(config):
 
 
 def on_pre_build(config):
-    from transformer_site import figure_cache, lab_notebooks
+    from transformer_site.execution import cache as figure_cache
+    from transformer_site.notebooks import lab as lab_notebooks
 
     project = Path(config.config_file_path).parent  # after fresh_build: this build's own module state
     lab_notebooks.start_build(project, figure_cache.cache_dir_from_env(project))
@@ -65,14 +66,14 @@ def on_pre_build(config):
 
 @event_priority(100)  # before mkdocs-jupyter's on_files, which picks the .ipynb up
 def on_files(files, config):
-    from transformer_site import lab_notebooks
+    from transformer_site.notebooks import lab as lab_notebooks
 
     return lab_notebooks.replace_lab_files(files, config)
 
 
 def on_nav(nav, config, files):
     """After every on_files: mkdocs-jupyter's wrapper of a lab's File reads the executed notebook too."""
-    from transformer_site import lab_notebooks
+    from transformer_site.notebooks import lab as lab_notebooks
 
     lab_notebooks.point_wrappers_at_notebooks(files)
     return nav
@@ -80,7 +81,7 @@ def on_nav(nav, config, files):
 
 @event_priority(-100)  # after mkdocs-jupyter's on_pre_page, which replaced the page's render
 def on_pre_page(page, config, files):
-    from transformer_site import lab_notebooks
+    from transformer_site.notebooks import lab as lab_notebooks
 
     if lab_notebooks.lab_of(page.file.src_uri) is not None:
 
@@ -92,13 +93,13 @@ def on_pre_page(page, config, files):
 
 
 def on_page_content(html, page, config, files):
-    from transformer_site import lab_notebooks
+    from transformer_site.notebooks import lab as lab_notebooks
 
     return lab_notebooks.finish_page(html, page, config, files)
 
 
 def on_post_build(config):
-    from transformer_site import lab_notebooks
+    from transformer_site.notebooks import lab as lab_notebooks
 
     for line in lab_notebooks.report_lines():
         log.info(line)
@@ -106,6 +107,6 @@ def on_post_build(config):
 
 
 def on_build_error(error):
-    from transformer_site import lab_notebooks
+    from transformer_site.notebooks import lab as lab_notebooks
 
     lab_notebooks.end_build()

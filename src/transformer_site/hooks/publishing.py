@@ -1,7 +1,7 @@
 """Hook: what is published — the same bytes for the same commit, no debugging leftovers, nothing from a failed build.
 
 - ``on_config``: every date MkDocs writes (sitemap, its gzip header) is the last commit's, not today's
-  (``transformer_site.reproducible``).
+  (``transformer_site.publishing.reproducible``).
 - ``on_post_build``: Material's ``*.map`` files (1.3 MB, for debugging Material itself) and the comments
   naming them are removed; readers never fetch them.
 - ``on_build_error``: a failed build (``--strict`` aborts only after writing every page) leaves no site
@@ -22,7 +22,7 @@ _site_dir: str | None = None
 
 def on_config(config):
     global _site_dir
-    from transformer_site.reproducible import pin_build_date
+    from transformer_site.publishing.reproducible import pin_build_date
 
     pin_build_date(Path(config.config_file_path).parent)
     _site_dir = config["site_dir"]

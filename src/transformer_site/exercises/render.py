@@ -10,8 +10,8 @@ import html
 import os
 from pathlib import Path
 
-from transformer_site.exercise_html import bank_markdown, exercise_markdown
-from transformer_site.exercises import ExerciseError, check_answer, find_exercises
+from transformer_site.exercises.html import bank_markdown, exercise_markdown
+from transformer_site.exercises.syntax import ExerciseError, check_answer, find_exercises
 
 
 def render_page(

@@ -26,7 +26,7 @@ serve stale outputs. So the site executes a lab itself and hands mkdocs-jupyter 
    but its ``abs_src_path`` is the executed ``.ipynb``: mkdocs-jupyter renders it.
 5. ``on_page_content``: links to ``.md`` pages become the pages' URLs, the MathJax and Mermaid loaders that
    would fetch from a CDN are dropped, the ~590 KB of CSS mkdocs-jupyter inlines is pruned to the rules that can
-   match the page (:mod:`transformer_site.lab_css`), the table of contents is the headings', and a download
+   match the page (:mod:`transformer_site.notebooks.lab_css`), the table of contents is the headings', and a download
    button sits under the title.
 
 Environment: ``TRANSFORMER_FIGURE_CACHE`` (the cache lives in ``<cache>/lab/``; ``off`` executes every build),
@@ -56,16 +56,16 @@ import nbformat
 from markdown.extensions.toc import slugify, unique
 
 from transformer_site import PROJECT_PACKAGES
-from transformer_site.figure_cache import DependencyGraph, find_src_root
+from transformer_site.execution.cache import DependencyGraph, find_src_root
 
-log = logging.getLogger("mkdocs.plugins.transformer_site.lab_notebooks")
+log = logging.getLogger("mkdocs.plugins.transformer_site.notebooks.lab")
 
 CACHE_VERSION = "1"
 KERNEL_NAME = "python3"
 _JUPYTEXT_HEADER = re.compile(r"\A---[ \t]*\n(?:.*\n)*?[ \t]*jupytext:[ \t]*\n(?:.*\n)*?---[ \t]*\n")
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _LIBRARIES = ("numpy", "matplotlib", "nbclient", "ipykernel", "jupytext", "nbformat", "mkdocs-jupyter", "nbconvert")
-_RULES = ("lab_notebooks.py", "lab_css.py", "citable.py", "figure_cache.py")
+_RULES = ("notebooks/lab.py", "notebooks/lab_css.py", "citable.py", "execution/cache.py")  # in transformer_site
 
 
 class LabError(ValueError):
@@ -178,7 +178,7 @@ class LabCache:
         modules = set(self.graph.closure(code))
         for module in sorted(expression_modules([n.expression for n in numbers if n.expression], self.graph)):
             modules.update(self.graph.closure(f"import {module}"))
-        here = Path(__file__).resolve().parent
+        here = Path(__file__).resolve().parents[1]  # transformer_site
         rules = [self.graph.digest(here / name) for name in _RULES]
         rules += [self.graph.digest(p) for p in sorted((here / "checked").glob("*.py"))]
         h = hashlib.sha256()
@@ -536,8 +536,8 @@ def toc_tokens(headings: list[dict]) -> list[dict]:
 
 def download_button(page_url: str, download_uri: str, repo_url: str = "") -> str:
     """The page's button to the readers' notebook (and Colab's, for a GitHub repository): the notebook export's."""
-    from transformer_site.notebooks import download_button as button
-    from transformer_site.notebooks_setup import colab_url
+    from transformer_site.notebooks.export import download_button as button
+    from transformer_site.notebooks.setup import colab_url
 
     title = "このページのノートブック (実行済み、出力つき)"
     return button(page_url, download_uri, colab_url(repo_url, download_uri), title)
@@ -611,7 +611,7 @@ def replace_lab_files(files, config):
     from mkdocs.structure.files import File
 
     from transformer_site import failures
-    from transformer_site.figure_cache import execution_disabled
+    from transformer_site.execution.cache import execution_disabled
 
     if _build is None:
         raise RuntimeError("lab notebooks: on_files ran before on_pre_build")
@@ -663,8 +663,8 @@ def finish_page(content: str, page, config, files) -> str:
     """The rendered lab page: links, no CDN scripts, pruned CSS, its table of contents, the download button."""
     from mkdocs.structure.toc import get_toc
 
-    from transformer_site import failures, lab_css
-
+    from transformer_site import failures
+    from transformer_site.notebooks import lab_css
     if _build is None or page.file.src_uri not in _build.labs:
         return content
     lab, rendered = _build.labs[page.file.src_uri]

@@ -5,7 +5,7 @@
 - a first Markdown cell saying where it comes from (the page's URL, the commit, "Open in Colab"), then the
   setup cell (tagged ``setup``): ``%pip install`` of exactly the wheel the site serves for this build, and
   PyTorch's CPU build or the project files it reads where the page's code needs them
-  (``transformer_site.notebooks_setup``, ``transformer_site.notebooks_wheel``);
+  (``transformer_site.notebooks.setup``, ``transformer_site.notebooks.wheel``);
 - prose → Markdown cells, with every checked number ``{{ +3.526 = s1.scores[0, 2, 3] }}`` written as its
   literal ``+3.526`` (the build has checked it against ``src``), links to other pages as their URLs on the
   site, and admonitions (``!!! note "…"``) as quotes;
@@ -14,7 +14,7 @@
   ``%%capture`` on top and a second cell that displays what it printed, so the figure appears as on the page.
   That cell carries the output of the build's own run (read from the figure cache: no kernel is started), so
   the notebook reads well before it runs;
-- each question (``!!! exercise``, ``transformer_site.exercises``) → its text and options, an empty cell to
+- each question (``!!! exercise``, ``transformer_site.exercises.syntax``) → its text and options, an empty cell to
   work in, and the hint and the worked solution each folded in a ``<details>`` cell (tagged ``solution``).
 
 The hook adds ``<page>.ipynb`` next to each page that has executed code, written at the end of the build
@@ -42,9 +42,9 @@ import nbformat
 from mkdocs.exceptions import PluginError
 
 from transformer_site.checked.syntax import find_checked_numbers
-from transformer_site.exercises import KINDS, Exercise, ExerciseError, find_exercises
+from transformer_site.exercises.syntax import KINDS, Exercise, ExerciseError, find_exercises
 from transformer_site.fences import INCLUDE, find_fences
-from transformer_site.notebooks_setup import (
+from transformer_site.notebooks.setup import (
     DISPLAY_IMPORT,
     FILES_ZIP,
     Requirements,
@@ -332,7 +332,7 @@ def on_files(files, config, **kwargs):
     global _build
     from mkdocs.structure.files import File
 
-    from transformer_site.notebooks_wheel import WheelError, project_wheel
+    from transformer_site.notebooks.wheel import WheelError, project_wheel
 
     start = time.perf_counter()
     project = Path(config.config_file_path).parent  # snippets resolve from the project that is being built
@@ -350,7 +350,7 @@ def on_files(files, config, **kwargs):
         if found:
             pages[file.src_uri] = (parts, notebook_path(file.src_uri))
             codes += found
-    from transformer_site.figure_cache import find_src_root
+    from transformer_site.execution.cache import find_src_root
 
     code_root = find_src_root().parent  # the project whose src computed this site (a test's tiny site: this repo)
     try:
@@ -374,7 +374,7 @@ def on_files(files, config, **kwargs):
         page_urls={f"{docs_dir}/{f.src_uri}": f.url for f in files.documentation_pages()},
     )
     _build = _Build(project, docs_dir, site, pages)
-    from transformer_site import lab_notebooks
+    from transformer_site.notebooks import lab as lab_notebooks
 
     for file, page in lab_notebooks.download_files(files):  # a lab's download runs anywhere, as every page's does
         try:
@@ -406,7 +406,8 @@ def readers_lab(content: bytes, page: str, notebook_uri: str, root: Path, site: 
 def _cached_output(code: str) -> str | None:
     """What the build printed for ``code``: the figure cache's record of this build's run (no kernel, no rerun
     when the cache is on; with the cache off the block runs again through the same runner)."""
-    from transformer_site import executed, figure_cache
+    from transformer_site.execution import blocks as executed
+    from transformer_site.execution import cache as figure_cache
 
     if figure_cache.execution_disabled():
         return None

@@ -129,7 +129,7 @@ def patch_worker(source: str, name: str) -> str:
     if count != 1:
         raise PluginError(
             f"search_ja: {name}: Material's query segmentation step was found {count} times (expected 1); "
-            "the Material version changed — update _STOCK_QUERY_STEP in src/transformer_site/search_ja.py"
+            "the Material version changed — update _STOCK_QUERY_STEP in src/transformer_site/search/japanese.py"
         )
     return patched
 

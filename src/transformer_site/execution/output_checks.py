@@ -1,6 +1,6 @@
 """What an executed block produced must be publishable; otherwise the block fails (naming page.md:line).
 
-Checked for every executed block (``transformer_site.executed`` runs every block inside these):
+Checked for every executed block (``transformer_site.execution.blocks`` runs every block inside these):
 
 - a figure may not be drawn from NaN data: while a block runs, every figure pyplot creates looks at every
   artist (lines, images, collections, bars, texts) when it is drawn and raises ``NonFiniteFigureError``
@@ -89,7 +89,7 @@ def nan_artists(figure) -> list[str]:
     return found
 
 
-_FIGURE_HOOK = "transformer_site.output_checks:watch_figure"
+_FIGURE_HOOK = "transformer_site.execution.output_checks:watch_figure"
 
 
 def watch_figure(figure) -> None:

@@ -25,7 +25,7 @@ re-renders exactly the blocks whose import closure contains it, and only when th
 
 Environment: ``TRANSFORMER_FIGURE_CACHE`` = cache directory (default ``<project>/.cache/figures``) or ``off``;
 ``TRANSFORMER_SITE_NO_EXEC=1`` replaces every executed block's output by nothing (the benchmark's floor).
-``transformer_site.executed`` runs every block through :meth:`FigureCache.run`.
+``transformer_site.execution.blocks`` runs every block through :meth:`FigureCache.run`.
 """
 
 from __future__ import annotations
@@ -45,10 +45,10 @@ from pathlib import Path
 
 from transformer_site import PROJECT_PACKAGES
 
-log = logging.getLogger("mkdocs.plugins.transformer_site.figure_cache")
+log = logging.getLogger("mkdocs.plugins.transformer_site.execution.cache")
 
-CACHE_VERSION = "3"  # 2: blocks run isolated (transformer_site.executed); 3: modules keyed on their syntax tree
-OWN_RULES = ("figure_cache.py", "executed.py", "isolation.py", "output_checks.py")
+CACHE_VERSION = "3"  # 2: blocks run isolated (transformer_site.execution.blocks); 3: modules keyed on their syntax tree
+OWN_RULES = ("cache.py", "blocks.py", "isolation.py", "output_checks.py")  # beside this module
 _DYNAMIC_IMPORT = re.compile(r"\bimportlib\.import_module\(|\bpkgutil\.iter_modules\(|\b__import__\(")
 # Code that reads source text (a docstring, a comment) shows what source_meaning leaves out: such a block, or one
 # importing a module that does, keys on the bytes of its modules instead (see source_reads).
@@ -388,7 +388,7 @@ def execution_disabled() -> bool:
     return bool(environment.value("TRANSFORMER_SITE_NO_EXEC"))
 
 
-_current: FigureCache | None = None  # the cache of the build in progress (set by transformer_site.executed)
+_current: FigureCache | None = None  # the cache of the build in progress (set by transformer_site.execution.blocks)
 
 
 def use(cache: FigureCache | None) -> None:

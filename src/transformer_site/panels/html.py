@@ -4,7 +4,7 @@
   precision the page shows, nested by control: ``states[d_k][scale][causal]``; and the softmax's gradient size
   for the readout, ``gradient[d_k][scale]`` (``tryit.sdpa_gradient``).
 * The positional-encoding panel embeds its drawn waves; its values come from the kernel's W_P.
-* The sentence explorer embeds the preset for the kernel (:mod:`transformer_site.kernel_data`) and the labels,
+* The sentence explorer embeds the preset for the kernel (:mod:`transformer_site.panels.kernel_data`) and the labels,
   formulas and colour maps it draws with; the kernel computes every number it shows.
 
 Data is HTML-escaped text inside a ``<template>``: never markup, never executed.
@@ -22,7 +22,7 @@ import numpy as np
 from transformer_figures.palette_data import palette_data
 from transformer_math import SENTENCES, backward, ops, preset, preset_trace, preset_weights
 from transformer_pages import tryit
-from transformer_site.kernel_data import kernel_data
+from transformer_site.panels.kernel_data import kernel_data
 
 # Decimals shown on the page (and therefore stored): heatmap cells, statistics, derivations, PE values.
 CELL_DECIMALS = 2

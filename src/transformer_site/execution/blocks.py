@@ -5,12 +5,12 @@ A fence ```` ```python exec="on" … ```` is markdown-exec's syntax. The site re
 ``validator``, and :func:`formatter` is markdown-exec's public ``base_format`` — which draws the source and
 result tabs — with this module's runner, :func:`run_block`, in place of markdown-exec's own. The runner
 
-- looks the block's output up in the figure cache (``transformer_site.figure_cache``: keyed on the code and
+- looks the block's output up in the figure cache (``transformer_site.execution.cache``: keyed on the code and
   the ``src`` it imports), and otherwise runs it
-- in a ``transformer_site.isolation.Guard`` (a time limit, a temporary folder of its own, no writes outside
+- in a ``transformer_site.execution.isolation.Guard`` (a time limit, a temporary folder of its own, no writes outside
   it, no state changed for other blocks and pages), in the project's folder (so relative paths mean the same
   wherever ``mkdocs`` was started), with ``print`` and ``sys.stdout`` both going to the page,
-- and checks what it printed and drew (``transformer_site.output_checks``).
+- and checks what it printed and drew (``transformer_site.execution.output_checks``).
 
 A block that fails is reported through ``transformer_site.failures`` — an error naming ``docs/page.md:line``,
 the block id and the snippet, with ``-q`` as without — and shows the traceback in place of its result (the
@@ -147,7 +147,7 @@ _run: BuildRun | None = None
 def start_build(project_root: Path, docs_root: Path) -> BuildRun:
     """A fresh run for this build (``block_hooks``' ``on_pre_build``)."""
     global _run
-    from transformer_site import figure_cache
+    from transformer_site.execution import cache as figure_cache
 
     cache = figure_cache.FigureCache(project_root, figure_cache.cache_dir_from_env(project_root))
     figure_cache.use(cache)
@@ -158,7 +158,7 @@ def start_build(project_root: Path, docs_root: Path) -> BuildRun:
 def current_run() -> BuildRun:
     global _run
     if _run is None:  # a conversion outside a build (a test rendering one page): the working directory
-        from transformer_site import figure_cache
+        from transformer_site.execution import cache as figure_cache
 
         cache = figure_cache.FigureCache(Path.cwd(), None)
         figure_cache.use(cache)
@@ -196,7 +196,7 @@ def register_page(markdown: str, page: str, first_line: int = 1) -> str:
 def state_baseline():
     """The record of what executed code may not change: made once per build (also outside a build, for ``check``
     and pytest) from the library modules loaded then; a guard records modules imported later when it starts."""
-    from transformer_site import isolation
+    from transformer_site.execution import isolation
 
     run = current_run()
     if run.baseline is None:
@@ -254,8 +254,8 @@ class BlockFailure(Exception):
 
 def run_block(code: str, returncode: int | None = None, session: str | None = None, id: str | None = None, **extra):
     """markdown-exec's ``run`` callable: the output of one executed block (see the module docstring)."""
-    from transformer_site import failures, figure_cache
-
+    from transformer_site import failures
+    from transformer_site.execution import cache as figure_cache
     if figure_cache.execution_disabled():
         return ""
     run = current_run()
@@ -274,8 +274,9 @@ def run_block(code: str, returncode: int | None = None, session: str | None = No
 
 
 def _render(code: str, block: ExecutedBlock | None, where: str, run: BuildRun, namespace: dict) -> str:
-    from transformer_site import environment, isolation
-    from transformer_site.output_checks import BadOutputError, check_output, nan_free_figures
+    from transformer_site import environment
+    from transformer_site.execution import isolation
+    from transformer_site.execution.output_checks import BadOutputError, check_output, nan_free_figures
 
     baseline = _prepare_blocks(run)
     filename = _filename(code, block, run.project_root)
@@ -371,6 +372,6 @@ def formatter(source, language, css_class, options, md, **kwargs) -> str:
 
     # This build's module, looked up anew: mkdocs.yml bound this function when the config was read, before
     # the build forgot the project's modules (mkdocs serve rebuilds in one interpreter; see fresh_build).
-    from transformer_site import executed
+    from transformer_site.execution import blocks as executed
 
     return markdown_exec.base_format(language=language, run=executed.run_block, code=source, md=md, **options)

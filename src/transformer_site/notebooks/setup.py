@@ -7,7 +7,7 @@
   PyPI's Linux wheel of the same version pulls several GB of CUDA libraries — and the project files a cell
   names (``collect(["docs"])`` reads the pages: the site serves them as ``files.zip`` beside the wheel).
 - :func:`setup_source`: the first code cell — ``%pip install`` of exactly the wheel the site serves for this
-  build (``transformer_site.notebooks_wheel``), then the display helpers.
+  build (``transformer_site.notebooks.wheel``), then the display helpers.
 - :func:`site_links`: every relative link to a page (``04-concat.md#…``) becomes the page's URL on the site
   (``site_url`` in mkdocs.yml), so a downloaded notebook's links lead to the site, not to a missing file.
 - :func:`colab_url`: ``https://colab.research.google.com/github/<owner>/<repo>/blob/<branch>/<notebook>``.
@@ -75,14 +75,14 @@ def _third_party_imports(code: str) -> set[str]:
 @functools.cache
 def _graph(src_root: Path):
     """One import graph of ``src`` per build (``fresh_build`` forgets this module before each build)."""
-    from transformer_site.figure_cache import DependencyGraph
+    from transformer_site.execution.cache import DependencyGraph
 
     return DependencyGraph(src_root)
 
 
 def _build_graph():
     """The figure cache's import graph of this build, when a build is running (its parsed modules are shared)."""
-    from transformer_site import executed
+    from transformer_site.execution import blocks as executed
 
     run = executed._run
     return run.cache.graph if run is not None and run.cache is not None else None
@@ -96,7 +96,7 @@ def _module_imports(path: Path) -> frozenset[str]:
 
 def requirements(codes: list[str], project_root: Path) -> Requirements:
     """The extras, PyTorch and project files that the given cells need (see the module docstring)."""
-    from transformer_site.figure_cache import find_src_root, named_paths
+    from transformer_site.execution.cache import find_src_root, named_paths
 
     graph = _build_graph() or _graph(find_src_root())
     imported: set[str] = set()

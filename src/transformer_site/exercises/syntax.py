@@ -33,7 +33,7 @@ page's questions and a score (the exam page).
 :func:`find_exercises` reads the blocks of a page and reports every mistake as :class:`ExerciseError`
 naming ``page.md:line``; :func:`check_answer` evaluates an answer in the citable namespace
 (``transformer_site.citable``) and says what is wrong with it, if anything. The page's HTML is made by
-``transformer_site.exercise_html``, the notebook's cells by ``transformer_site.notebooks``.
+``transformer_site.exercises.html``, the notebook's cells by ``transformer_site.notebooks.export``.
 """
 
 from __future__ import annotations

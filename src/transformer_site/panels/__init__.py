@@ -1,0 +1,11 @@
+"""The interactive panels of the try-it page: their HTML and data, and the preset as data for the browser's kernel.
+
+``html`` makes each panel (the data embedded as text in a ``<template>``, the controls, the readouts);
+``kernel_data`` gives the preset's weights, vocabulary, knobs and formula constants to
+``docs/assets/javascripts/kernel.js``, so the browser retypes none of them. A page's snippet calls one of the
+three panel functions below.
+"""
+
+from .html import explorer_panel_html, pe_panel_html, sdpa_panel_html
+
+__all__ = ["explorer_panel_html", "pe_panel_html", "sdpa_panel_html"]

@@ -1,0 +1,2 @@
+"""What is published: the same bytes for the same commit (``reproducible``), no stray spaces where Japanese source
+lines wrap (``linebreaks``), tags named in docstrings shown as text on the API page (``api_docs``)."""
