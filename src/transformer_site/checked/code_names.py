@@ -305,7 +305,7 @@ def run_block(code: str, label: str) -> str:
     import io
     from pathlib import Path
 
-    from transformer_site import figure_cache
+    from transformer_site.execution import cache as figure_cache
 
     root = Path.cwd()
     folder = figure_cache.cache_dir_from_env(root)
