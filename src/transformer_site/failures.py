@@ -1,13 +1,13 @@
-"""What went wrong in this build: every failure is an error at every log level, and the build fails at its end.
+"""What went wrong in a build: every failure is an error at every log level, and the build fails at its end.
 
 MkDocs' ``--strict`` counts only the warnings it is allowed to print, so with ``-q`` a warning neither shows
 nor fails the build. Every failure of ours — a failing executed block, a missing snippet, an output or figure
-check, a checked number, the notebook export — is therefore reported here: logged as an ERROR
-(``docs/page.md:line: …``, shown with ``-q`` as without) and counted, and ``build_failures``' last
-``on_post_build`` raises a ``PluginError`` when any was reported, with ``--strict`` or without.
+check, a checked number, a question, the notebook export — is therefore reported to the build's
+:class:`Failures`: logged as an ERROR (``docs/page.md:line: …``, shown with ``-q`` as without) and counted, and
+the pipeline's last step after the build raises when any was reported, with ``--strict`` or without.
 
-Under ``mkdocs serve`` the same list, together with every error and warning MkDocs logged during the build
-(:func:`logged`), makes the error page that the author's open browser tab shows (:func:`error_page`).
+Under ``mkdocs serve`` the same list, together with every error and warning the builder logged during the build
+(:meth:`Failures.logged`), makes the error page that the author's open browser tab shows (:func:`error_page`).
 """
 
 from __future__ import annotations
@@ -17,53 +17,56 @@ import logging
 
 log = logging.getLogger("mkdocs.plugins.transformer_site")
 
-_reported: list[str] = []
+BUILDER_LOGGER = "mkdocs"  # whose warnings and errors the serve error page lists
+_COLLECTOR_NAME = "transformer_site.failures"
+
+TEXT = {
+    "title": "ビルドが失敗しました",
+    "advice": "次の問題を直して保存すると、このページは自動で再読み込みされます (端末にも同じ内容が出ています)。",
+}
+"""The reader-facing words of the error page (the author's browser tab under ``mkdocs serve``)."""
 
 
-def report(message: str) -> None:
-    """Log ``message`` as an error and remember it: the build will fail."""
-    log.error(message)
-    _reported.append(message)
+class BuildError(Exception):
+    """A problem that stops the build at once (a page that cannot be read); the message names page and line."""
 
 
-def reported() -> list[str]:
-    return list(_reported)
+class Failures:
+    """The failures of one build: each reported one is logged as an error and fails the build at its end."""
 
+    def __init__(self) -> None:
+        self._reported: list[str] = []
+        self._collector = _Collector()
 
-def reset() -> None:
-    _reported.clear()
-    _collector.records.clear()
+    def report(self, message: str) -> None:
+        """Log ``message`` as an error and remember it: the build will fail."""
+        log.error(message)
+        self._reported.append(message)
+
+    def reported(self) -> list[str]:
+        return list(self._reported)
+
+    def start_collecting(self) -> None:
+        """Collect every warning and error the builder logs from now on (replacing an earlier build's collector)."""
+        logger = logging.getLogger(BUILDER_LOGGER)
+        for handler in [h for h in logger.handlers if getattr(h, "name", None) == _COLLECTOR_NAME]:
+            logger.removeHandler(handler)
+        logger.addHandler(self._collector)
+
+    def logged(self) -> list[str]:
+        return list(self._collector.records)
 
 
 class _Collector(logging.Handler):
-    """Every warning and error MkDocs' loggers emit during a build (for the serve error page)."""
+    """Every warning and error the builder's loggers emit during a build (for the serve error page)."""
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
+        self.name = _COLLECTOR_NAME
         self.records: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(f"{record.levelname}: {record.getMessage()}")
-
-
-_collector = _Collector()
-_COLLECTOR_NAME = "transformer_site.failures"
-
-
-def start_collecting() -> None:
-    """Attach the collector to MkDocs' logger (replacing the one of an earlier build of ``mkdocs serve``)."""
-    logger = logging.getLogger("mkdocs")
-    for handler in [h for h in logger.handlers if getattr(h, "name", None) == _COLLECTOR_NAME]:
-        logger.removeHandler(handler)
-    _collector.name = _COLLECTOR_NAME
-    logger.addHandler(_collector)
-
-
-def logged() -> list[str]:
-    return list(_collector.records)
-
-
-ERROR_PAGE_TITLE = "ビルドが失敗しました"
 
 
 def error_page(messages: list[str], refresh: bool = False) -> str:
@@ -81,7 +84,7 @@ def error_page(messages: list[str], refresh: bool = False) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 {reload}
-<title>{ERROR_PAGE_TITLE}</title>
+<title>{TEXT["title"]}</title>
 <style>
 body {{ font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; padding: 0 1rem; color: #222; }}
 h1 {{ color: #b00020; font-size: 1.5rem; }}
@@ -93,8 +96,8 @@ pre {{ white-space: pre-wrap; overflow-wrap: anywhere; background: #fbeaea; padd
 </style>
 </head>
 <body>
-<h1>{ERROR_PAGE_TITLE}</h1>
-<p>次の問題を直して保存すると、このページは自動で再読み込みされます (端末にも同じ内容が出ています)。</p>
+<h1>{TEXT["title"]}</h1>
+<p>{TEXT["advice"]}</p>
 <ol>
 {items}
 </ol>

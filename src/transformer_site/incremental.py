@@ -14,8 +14,13 @@ previous build of this process (size and modification time of ``docs/``, ``src/`
   a lab notebook — or the previous build failed: the whole site is rebuilt (its folder emptied first), with
   fresh modules when code changed; the figure cache then re-renders exactly the blocks whose code changed.
 
-Without ``--dirty`` (and for ``mkdocs build``) every build is whole, as before. The state lives here, in a
-module that ``hooks/fresh_build.py`` keeps across rebuilds (hook files are loaded anew for each one).
+Without ``--dirty`` (and for ``mkdocs build``) every build is whole. ``mkdocs serve`` rebuilds in one
+interpreter, so a rebuild after a change of code first forgets the project's modules
+(:func:`forget_project_modules`): the build imports the current ``src``, never a stale one.
+
+What one rebuild must know of the ones before — the inputs of the last good build, its search index, whether it
+failed — is :data:`LOOP`, the serve loop of this process: MkDocs makes a new plugin for every rebuild, and this
+module is never forgotten (``KEPT``). Everything else about a build lives on its ``transformer_site.build.Build``.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,26 +50,77 @@ class Change:
 
 
 @dataclass
-class LoopState:
+class ServeLoop:
+    """What the builds of one process know of each other (only ``mkdocs serve`` makes more than one)."""
+
     dirty: bool = False  # serve --dirty
     serving: bool = False
     inputs: dict[str, tuple[int, int]] | None = None  # at the start of the last good build
     failed: bool = False
     raw_index: dict | None = None  # Material's search index of the last good build, before search_ja
-    rebuilt_urls: set[str] = field(default_factory=set)
-    change: Change | None = None
+    builds: int = 0  # builds started in this process
+    failures: object = None  # the latest build's (transformer_site.failures.Failures), for the serve error page
+
+    def start(self, command: str, dirty: bool) -> None:
+        """How MkDocs runs; a dirty serve drops MkDocs' warning about dirty builds (which ``--strict`` counts):
+        this module decides when a dirty build would be wrong and rebuilds everything then."""
+        self.serving = command == "serve"
+        self.dirty = bool(dirty) and self.serving
+        if self.dirty:
+            logging.getLogger("mkdocs.commands.build").addFilter(_drop_dirty_warning)
+
+    def build_failed(self) -> None:
+        self.failed = True
+
+    def rebuilt_only(self, change: Change | None, rendered: set[str]) -> set[str] | None:
+        """The URLs of the pages this build rendered (``rendered``), when it rebuilt only some (a prose edit under
+        a dirty serve: the others' outputs, notebooks included, are still those of the last good build); None
+        otherwise."""
+        if self.dirty and change is not None and not change.whole:
+            return set(rendered)
+        return None
 
 
-state = LoopState()
+LOOP = ServeLoop()  # this process's; kept across rebuilds with this module
 
 
-def start(command: str, dirty: bool) -> None:
-    """``on_startup``: remember how MkDocs runs; a dirty serve drops MkDocs' warning about dirty builds (which
-    ``--strict`` counts): this module decides when a dirty build would be wrong and rebuilds everything then."""
-    state.serving = command == "serve"
-    state.dirty = bool(dirty) and state.serving
-    if state.dirty:
-        logging.getLogger("mkdocs.commands.build").addFilter(_drop_dirty_warning)
+KEPT = frozenset({"transformer_site.execution.isolation", "transformer_site.incremental"})
+"""Never forgotten: ``isolation`` owns the process's audit hook, which cannot be removed; this module holds
+:data:`LOOP`."""
+
+
+def stale_project_modules(watched: list[str]) -> list[str]:
+    """Modules of ``PROJECT_PACKAGES`` or loaded from a file under a watched folder (``watch:`` in mkdocs.yml)."""
+    from transformer_site import PROJECT_PACKAGES
+
+    roots = [Path(path).resolve() for path in watched]
+    stale = []
+    for name, module in list(sys.modules.items()):
+        if name in KEPT or module is None:
+            continue
+        if name.split(".", 1)[0] in PROJECT_PACKAGES:
+            stale.append(name)
+            continue
+        file = getattr(module, "__file__", None)
+        if file and roots and any(Path(file).resolve().is_relative_to(root) for root in roots):
+            stale.append(name)
+    return stale
+
+
+def forget_project_modules(watched: list[str]) -> None:
+    """The next import of a project module (or of one from a watched folder) reads its file again."""
+    for name in stale_project_modules(watched):
+        del sys.modules[name]
+
+
+def fresh_start(loop: ServeLoop, project: Path, docs_root: Path, site_dir: Path, watched: list[str]) -> Change:
+    """What this build must do (:func:`before_build`); a rebuild after a change of code forgets the project's
+    modules first, so that it imports the current ``src``."""
+    rebuild = loop.builds > 0
+    change = before_build(loop, project, docs_root, site_dir)
+    if rebuild and change.code_changed:
+        forget_project_modules(watched)
+    return change
 
 
 def _drop_dirty_warning(record: logging.LogRecord) -> bool:
@@ -128,24 +185,23 @@ def pages_reading_docs(project: Path, docs_root: Path) -> set[str]:
     return readers
 
 
-def before_build(project: Path, docs_root: Path, site_dir: Path) -> Change:
-    """``on_pre_build``: decide this build; in a dirty serve, remove the output of what must be rebuilt."""
+def before_build(loop: ServeLoop, project: Path, docs_root: Path, site_dir: Path) -> Change:
+    """Decide this build; in a dirty serve, remove the output of what must be rebuilt."""
     now = snapshot(project)
-    change = classify(None if state.failed else state.inputs, now, docs_root.name)
-    if state.failed and state.inputs is not None:
+    change = classify(None if loop.failed else loop.inputs, now, docs_root.name)
+    if loop.failed and loop.inputs is not None:
         change.reason = "the previous build failed"
     if change.pages and any(_is_lab(docs_root / page) for page in change.pages):
         change = Change(whole=True, code_changed=False, reason="a lab notebook changed")
-    state.inputs, state.failed, state.change = now, False, change
-    state.rebuilt_urls = set()
-    if not state.dirty:
+    loop.inputs, loop.failed = now, False
+    loop.builds += 1
+    if not loop.dirty:
         return change
     if change.whole:
-        from mkdocs.utils import clean_directory
+        from transformer_site.publishing.site_dir import empty
 
-        if site_dir.is_dir():
-            clean_directory(str(site_dir))
-        state.raw_index = None
+        empty(site_dir)
+        loop.raw_index = None
         log.info(f"incremental: whole site ({change.reason})")
         return change
     readers = pages_reading_docs(project, docs_root)
@@ -168,32 +224,16 @@ def _outputs(site_dir: Path, page: str) -> list[Path]:
     return [site_dir / stem / "index.html", site_dir / f"{stem}.html"]
 
 
-def page_built(url: str) -> None:
-    state.rebuilt_urls.add(url)
-
-
-def rebuilt_only() -> set[str] | None:
-    """The URLs of the pages this build rendered, when it rebuilt only some pages (a prose edit under a dirty
-    serve: the others' outputs, notebooks included, are still those of the last good build); None otherwise."""
-    if state.dirty and state.change is not None and not state.change.whole:
-        return set(state.rebuilt_urls)
-    return None
-
-
-def build_failed() -> None:
-    state.failed = True
-
-
-def merge_search_index(index: dict) -> dict:
-    """Material's index of a dirty build holds only the rebuilt pages: put back the entries of the others, in
-    their places, from the last good build. A whole build's index is kept as it is (and remembered)."""
-    rebuilt = rebuilt_only()
-    if rebuilt is not None and state.raw_index is not None:
+def merge_search_index(loop: ServeLoop, index: dict, rebuilt: set[str] | None) -> dict:
+    """Material's index of a dirty build holds only the rebuilt pages (``rebuilt``: their URLs; None: the build was
+    whole): put back the entries of the others, in their places, from the last good build. A whole build's index
+    is kept as it is (and remembered)."""
+    if rebuilt is not None and loop.raw_index is not None:
         fresh: dict[str, list[dict]] = {}
         for doc in index.get("docs", []):
             fresh.setdefault(doc["location"].split("#", 1)[0], []).append(doc)
         merged, placed = [], set()
-        for doc in state.raw_index.get("docs", []):
+        for doc in loop.raw_index.get("docs", []):
             page = doc["location"].split("#", 1)[0]
             if page not in rebuilt:
                 merged.append(doc)
@@ -202,5 +242,5 @@ def merge_search_index(index: dict) -> dict:
                 placed.add(page)
         merged += [doc for page, docs in fresh.items() if page not in placed for doc in docs]
         index = {**index, "docs": merged}
-    state.raw_index = index
+    loop.raw_index = index
     return index

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from tiny_project import build_env, write_tiny_project
 
 from transformer_math import preset_trace
 from transformer_site.checked import check, collect, number_ids
@@ -17,22 +17,14 @@ from transformer_site.checked import check, collect, number_ids
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "checked_numbers_page.md"
 VALUE = float(preset_trace(1).scores[0, 2, 3])
-HOOKS = REPO / "src" / "transformer_site" / "hooks"
 # Independent route to the expected message: f-strings of the trace value.
 STALE_MESSAGE = f"docs/page.md:9: quoted +3.524, live {VALUE:+.3f} (s1.scores[0, 2, 3] = {VALUE:.7g}…)"
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A tiny project: the fixture page as docs/page.md, and a mkdocs.yml using the site's own hooks."""
-    (tmp_path / "docs").mkdir()
-    shutil.copy(FIXTURE, tmp_path / "docs" / "page.md")
-    (tmp_path / "mkdocs.yml").write_text(
-        "site_name: checked\nhooks:\n"
-        + "".join(f"  - {HOOKS / name}.py\n" for name in ("fresh_build", "checked_numbers", "build_failures"))
-        + "markdown_extensions:\n  - tables\n  - pymdownx.arithmatex:\n      generic: true\n",
-        encoding="utf-8",
-    )
+    """A tiny project with the site's configuration: the fixture page as docs/page.md."""
+    write_tiny_project(tmp_path, FIXTURE.read_text(encoding="utf-8"), {})
     return tmp_path
 
 
@@ -63,10 +55,9 @@ def test_the_collector_itself_catches_a_wrong_literal(project):
 
 
 def _build(project: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONPATH=str(REPO / "src"))
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(project / "site")],
-        capture_output=True, text=True, cwd=project, env=env,
+        capture_output=True, text=True, cwd=project, env=build_env(),
     )  # fmt: skip
 
 
@@ -76,7 +67,8 @@ def test_strict_build_fails_at_the_same_location(project):
     assert result.returncode != 0
     errors = [line for line in result.stderr.splitlines() if line.startswith("ERROR")]
     assert errors[0] == f"ERROR   -  {STALE_MESSAGE}", result.stderr
-    assert errors[1:] == [
+    assert errors[1].startswith("ERROR   -  build failed: emptied "), result.stderr  # nothing is published
+    assert errors[2:] == [
         "ERROR   -  1 problem(s) reported above (each names its page and line); nothing from this build is published"
     ], result.stderr
 

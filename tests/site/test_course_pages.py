@@ -1,44 +1,43 @@
-"""The course hook: a notes or chapter page without a stage, or with an unknown one, fails the build at
+"""The course on every page: a notes or chapter page without a stage, or with an unknown one, fails the build at
 page:line; a declared stage gets the block map with that stage marked and its links relative to the page."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 
 from mkdocs.structure.files import File, Files
 
-from transformer_site import failures
 from transformer_site.course import map as course_pages
+from transformer_site.failures import Failures
+from transformer_site.plugin import FilesSiteMap
 
 
-def _page(tmp_path: Path, uri: str, text: str, meta: dict):
+def _page(tmp_path: Path, uri: str, text: str) -> Path:
     path = tmp_path / "docs" / uri
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-    return SimpleNamespace(file=SimpleNamespace(src_uri=uri, abs_src_path=str(path)), meta=meta)
+    return path
 
 
 def test_missing_stage_is_an_error_at_the_page(tmp_path):
-    failures.reset()
-    page = _page(tmp_path, "notes/03-x.md", "# 題\n", {})
-    assert course_pages.declared_stage(page, tmp_path) is None
+    failures = Failures()
+    source = _page(tmp_path, "notes/03-x.md", "# 題\n")
+    assert course_pages.declared_stage("notes/03-x.md", {}, source, tmp_path, failures) is None
     assert failures.reported() and failures.reported()[0].startswith("docs/notes/03-x.md:1: the page declares no stage")
-    failures.reset()
 
 
 def test_unknown_stage_is_an_error_at_its_line(tmp_path):
-    failures.reset()
-    page = _page(tmp_path, "chapter/02-x.md", "---\ntitle: t\nstage: atention\n---\n# 題\n", {"stage": "atention"})
-    assert course_pages.declared_stage(page, tmp_path) is None
+    failures = Failures()
+    source = _page(tmp_path, "chapter/02-x.md", "---\ntitle: t\nstage: atention\n---\n# 題\n")
+    assert course_pages.declared_stage("chapter/02-x.md", {"stage": "atention"}, source, tmp_path, failures) is None
     (message,) = failures.reported()
     assert message.startswith("docs/chapter/02-x.md:3: unknown stage 'atention'")
-    failures.reset()
 
 
 def test_other_sections_need_no_stage(tmp_path):
-    failures.reset()
-    assert course_pages.declared_stage(_page(tmp_path, "scale/01-x.md", "# 題\n", {}), tmp_path) is None
+    failures = Failures()
+    source = _page(tmp_path, "scale/01-x.md", "# 題\n")
+    assert course_pages.declared_stage("scale/01-x.md", {}, source, tmp_path, failures) is None
     assert not failures.reported()
 
 
@@ -51,11 +50,10 @@ def test_map_marks_the_stage_and_links_relative_to_the_page(tmp_path):
         (docs / uri).parent.mkdir(parents=True, exist_ok=True)
         (docs / uri).write_text(f"# {uri}\n", encoding="utf-8")
     files = Files([File(u, str(docs), str(tmp_path / "site"), use_directory_urls=True) for u in uris])
-    page = SimpleNamespace(
-        file=SimpleNamespace(src_uri="notes/03-attention.md", abs_src_path=str(docs / "notes/03-attention.md")),
-        url="notes/03-attention/", meta={"_course_stage": "attention"},
-    )  # fmt: skip
-    html = course_pages.render("<h1>題</h1><p>本文</p>", page, files)
+    failures = Failures()
+    site = FilesSiteMap(files)
+    html = course_pages.render("<h1>題</h1><p>本文</p>", "notes/03-attention.md", "attention", site, failures)
     assert html.index("</h1>") < html.index('class="block-map') < html.index("<p>本文")
     assert html.count('aria-current="page"') == 1
     assert 'href="../01-embedding/"' in html and 'href="../../chapter/02-attention-kinds/"' in html
+    assert not failures.reported()

@@ -169,24 +169,25 @@ def test_real_snippets_resolve_their_dependencies():
 
 
 def test_the_runner_goes_through_the_cache(project, monkeypatch):
-    """markdown-exec's base_format calls the site's runner (executed.run_block), which asks the cache first."""
-    from transformer_site.execution import blocks as executed
+    """markdown-exec's base_format calls the site's runner (blocks.run_block), which asks the cache first."""
+    from transformer_site.execution.blocks import BlockRun, run_block
+    from transformer_site.failures import Failures
 
     monkeypatch.delenv("TRANSFORMER_SITE_NO_EXEC", raising=False)
     monkeypatch.setenv("TRANSFORMER_FIGURE_CACHE", str(project / "cache"))
-    run = executed.start_build(project, project / "docs")
+    run = BlockRun.for_build(project, project / "docs", Failures())
     code = "print('<p>' + str(6 * 7) + '</p>')"
-    assert executed.run_block(code, id="t1") == "<p>42</p>\n"
-    assert executed.run_block(code, id="t2") == "<p>42</p>\n"
+    assert run_block(code, id="t1", run=run) == "<p>42</p>\n"
+    assert run_block(code, id="t2", run=run) == "<p>42</p>\n"
     assert (run.cache.renders, run.cache.hits, run.cache.rendered) == (1, 1, ["t1"])
     assert list(run.cache.render_seconds) == ["t1"] and run.cache.render_seconds["t1"] >= 0.0  # a hit costs none
-    assert re.fullmatch(r"executed blocks: [\d.]+ s CPU rendering, slowest t1 [\d.]+ s", figure_cache.cost_report())
+    assert re.fullmatch(r"executed blocks: [\d.]+ s CPU rendering, slowest t1 [\d.]+ s", run.cache.cost_report())
     monkeypatch.setenv("TRANSFORMER_SITE_NO_EXEC", "1")
-    assert executed.run_block("raise SystemExit('never run')", id="t3") == ""
+    assert run_block("raise SystemExit('never run')", id="t3", run=run) == ""
     # The next build (mkdocs serve) gets a fresh run and cache object, reading the same stored outputs.
-    again = executed.start_build(project, project / "docs")
+    again = BlockRun.for_build(project, project / "docs", Failures())
     monkeypatch.delenv("TRANSFORMER_SITE_NO_EXEC")
-    assert executed.run_block(code, id="t4") == "<p>42</p>\n"
+    assert run_block(code, id="t4", run=again) == "<p>42</p>\n"
     assert (again.cache.renders, again.cache.hits) == (0, 1)
 
 

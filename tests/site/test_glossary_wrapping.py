@@ -174,13 +174,13 @@ def test_the_page_lists_every_term_in_order_with_its_link():
     assert "](../notes/02-qkv.md#bond-3)" in text
 
 
-def test_the_page_without_its_marker_is_reported(monkeypatch):
-    from transformer_site import failures
+def test_the_page_without_its_marker_is_reported():
+    from transformer_site.failures import Failures
 
-    reported: list[str] = []
-    monkeypatch.setattr(failures, "report", reported.append)
-    assert glossary.render_glossary_page("# 用語集\n", glossary.GLOSSARY_PAGE, DOCS) == "# 用語集\n"
-    assert reported == ["docs/reference/glossary.md: the glossary page lost its marker <!-- glossary: terms -->"]
+    failures = Failures()
+    assert glossary.render_glossary_page("# 用語集\n", glossary.GLOSSARY_PAGE, DOCS, failures) == "# 用語集\n"
+    (message,) = failures.reported()
+    assert message == "docs/reference/glossary.md: the glossary page lost its marker <!-- glossary: terms -->"
 
 
 def test_the_docs_page_carries_the_marker():

@@ -38,15 +38,14 @@ def test_the_pages_that_read_the_docs_are_found(tmp_path):
     assert incremental.pages_reading_docs(tmp_path, tmp_path / "docs") == {"notes/count.md"}
 
 
-def test_a_dirty_build_keeps_the_search_entries_of_the_pages_it_did_not_rebuild(monkeypatch):
-    state = incremental.LoopState(dirty=True, serving=True)
-    monkeypatch.setattr(incremental, "state", state)
+def test_a_dirty_build_keeps_the_search_entries_of_the_pages_it_did_not_rebuild():
+    loop = incremental.ServeLoop(dirty=True, serving=True)
     old = {"config": {}, "docs": [{"location": "", "text": "top"}, {"location": "a/", "text": "old a"},
                                   {"location": "a/#s", "text": "old s"}, {"location": "b/", "text": "b"}]}  # fmt: skip
-    state.change = Change(whole=True, code_changed=True)
-    assert incremental.merge_search_index(old) is old
-    state.change, state.rebuilt_urls = Change(whole=False, code_changed=False, pages={"a.md"}), {"a/"}
-    merged = incremental.merge_search_index({"config": {}, "docs": [{"location": "a/", "text": "new a"}]})
+    whole = loop.rebuilt_only(Change(whole=True, code_changed=True), set())
+    assert incremental.merge_search_index(loop, old, whole) is old
+    prose = loop.rebuilt_only(Change(whole=False, code_changed=False, pages={"a.md"}), {"a/"})
+    merged = incremental.merge_search_index(loop, {"config": {}, "docs": [{"location": "a/", "text": "new a"}]}, prose)
     assert [d["text"] for d in merged["docs"]] == ["top", "new a", "b"]
 
 
@@ -59,17 +58,14 @@ def test_mkdocs_warning_about_dirty_builds_is_dropped_only_in_a_dirty_serve():
     assert incremental._drop_dirty_warning(other)
 
 
-def test_only_a_partial_rebuild_names_the_pages_it_rendered(monkeypatch):
+def test_only_a_partial_rebuild_names_the_pages_it_rendered():
     """The notebooks are written for the rendered pages only in a dirty prose rebuild (notebooks.export);
     a whole build, or any build outside a dirty serve, writes them all."""
-    state = incremental.LoopState(dirty=True, serving=True)
-    monkeypatch.setattr(incremental, "state", state)
-    state.change, state.rebuilt_urls = Change(whole=False, code_changed=False, pages={"a.md"}), {"a/"}
-    assert incremental.rebuilt_only() == {"a/"}
-    state.change = Change(whole=True, code_changed=False)
-    assert incremental.rebuilt_only() is None
-    state.change, state.dirty = Change(whole=False, code_changed=False, pages={"a.md"}), False
-    assert incremental.rebuilt_only() is None
+    loop = incremental.ServeLoop(dirty=True, serving=True)
+    assert loop.rebuilt_only(Change(whole=False, code_changed=False, pages={"a.md"}), {"a/"}) == {"a/"}
+    assert loop.rebuilt_only(Change(whole=True, code_changed=False), {"a/"}) is None
+    loop.dirty = False
+    assert loop.rebuilt_only(Change(whole=False, code_changed=False, pages={"a.md"}), {"a/"}) is None
 
 
 def test_unchanged_files_are_parsed_once_per_process_and_an_edit_is_read_again(tmp_path, monkeypatch):

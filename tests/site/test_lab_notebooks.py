@@ -68,10 +68,13 @@ def test_toc_tokens_nest_by_level():
 def test_links_to_pages_become_their_urls_and_a_missing_page_is_named():
     from mkdocs.structure.files import File, Files
 
+    from transformer_site.plugin import FilesSiteMap
+
     pages = ("backprop/05-lab.md", "backprop/01-loss.md")
     files = Files([File(uri, "/docs", "/site", use_directory_urls=True) for uri in pages])
     content = '<a href="01-loss.md">1</a> <a href="01-loss.md#_2">2</a> <a href="nowhere.md">3</a> <a href="x.ipynb">'
-    out, problems = lab_notebooks.page_links(content, "backprop/05-lab.md", files, "docs/backprop/05-lab.md")
+    site = FilesSiteMap(files)
+    out, problems = lab_notebooks.page_links(content, "backprop/05-lab.md", site, "docs/backprop/05-lab.md")
     assert 'href="../01-loss/"' in out and 'href="../01-loss/#_2"' in out and 'href="x.ipynb"' in out
     assert problems == ["docs/backprop/05-lab.md: a link to nowhere.md (docs/backprop/nowhere.md), which is not a page "
                         "of the site"]  # fmt: skip

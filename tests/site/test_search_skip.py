@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from material.plugins.search.plugin import Parser
-from mkdocs.exceptions import PluginError
 
 from transformer_figures import figure_html, heat_figure, heat_table, new_figure
+from transformer_site.failures import BuildError
 from transformer_site.search.skip import put_back, take_out
 
 
@@ -47,5 +47,5 @@ def test_put_back_restores_the_page_byte_for_byte():
 def test_a_lost_placeholder_is_an_error_naming_the_page():
     stripped, figures = take_out(_page())
     broken = stripped.replace("<!-- tf-search-skip 1 -->", "")
-    with pytest.raises(PluginError, match=r"search_skip: notes/p\.md: 2 figures were set aside, 1 placeholders"):
+    with pytest.raises(BuildError, match=r"search_skip: notes/p\.md: 2 figures were set aside, 1 placeholders"):
         put_back(broken, figures, "notes/p.md")

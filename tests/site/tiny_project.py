@@ -1,5 +1,5 @@
-"""A tiny MkDocs project with the real site's configuration (extensions, plugins, hooks, theme), for tests
-that build or serve one page and one snippet in a temporary directory."""
+"""A tiny MkDocs project with the real site's configuration (extensions, plugins, theme), for tests that build or
+serve one page and one snippet in a temporary directory."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ REPO = Path(__file__).resolve().parents[2]
 def write_tiny_project(root: Path, page: str, snippets: dict[str, str], nav: list | None = None) -> Path:
     """mkdocs.yml (the repo's, with its paths made absolute), docs/page.md and ``snippets`` under ``root``."""
     config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
-    config["hooks"] = [str(REPO / hook) for hook in config.get("hooks", [])]
     theme = config.get("theme", {})
     if isinstance(theme, dict) and theme.get("custom_dir"):
         theme["custom_dir"] = str(REPO / theme["custom_dir"])

@@ -32,7 +32,7 @@ from html.parser import HTMLParser
 from pathlib import PurePosixPath
 from typing import ClassVar
 
-from transformer_site.fences import fence_spans
+from transformer_site.page_model import fence_spans
 
 from .syntax import LineIndex, find_checked_numbers, scan
 
@@ -281,7 +281,7 @@ def in_output(output: str, path: str, line: int) -> list[CodeName]:
 
 def page_blocks(text: str) -> Iterator[tuple[int, str]]:
     """``(line, code)`` of each executed block of a page, its snippet files included as the build includes them."""
-    from transformer_site.fences import INCLUDE, find_fences
+    from transformer_site.page_model import INCLUDE, find_fences
 
     for fence in find_fences(text.split("\n")):
         if fence.executed:

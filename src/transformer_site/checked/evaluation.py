@@ -36,6 +36,10 @@ from functools import cache
 
 import numpy as np
 
+from transformer_site import LIBRARY_PACKAGES
+from transformer_site.execution import isolation
+from transformer_site.execution.isolation import StateBaseline
+
 MAX_LENGTH = 400  # characters; the longest on the site is about 150 (name a longer one in the page's module)
 MAX_DEPTH = 30  # nesting of the expression tree
 MAX_BITS = 4096  # of an integer power's result
@@ -256,11 +260,17 @@ def referenced_names(expression: str) -> frozenset[str]:
 
 
 def evaluate(
-    expression: str, names: Mapping[str, object] | None = None, where: str = "a checked number", claim: bool = False
+    expression: str,
+    names: Mapping[str, object] | None = None,
+    where: str = "a checked number",
+    claim: bool = False,
+    baseline: StateBaseline | None = None,
 ) -> object:
     """The value of ``expression`` over ``names`` (default: the citable namespace), read-only and isolated.
 
-    ``where`` names the expression in messages (``docs/page.md:12``); ``claim``: it is a claim's condition.
+    ``where`` names the expression in messages (``docs/page.md:12``); ``claim``: it is a claim's condition;
+    ``baseline``: the build's record of the state executed code may not change (shared with its executed blocks),
+    or None outside a build (one record for the process).
     """
     code = compile_expression(expression, claim)
     names = _citable_names() if names is None else names
@@ -270,11 +280,10 @@ def evaluate(
             f"unknown name {unknown[0]!r} in {expression.strip()} "
             f"(citable names: {', '.join(names)}; see docs/reference/citable.md)"
         )
-    from transformer_site.execution import isolation
-
     reader = _Reader(expression, _citable_module_ids(names))
     guard = isolation.Guard(
-        f"{where}: {expression.strip()}", time_limit=TIME_LIMIT, baseline=_baseline(), temp_dir=False,
+        f"{where}: {expression.strip()}", time_limit=TIME_LIMIT, temp_dir=False,
+        baseline=baseline or _baseline_outside_a_build(),
         process_state=False,  # the random generators, os.environ, …: unreachable from a citable name
         # Between two checked numbers of a build nothing else runs that could change the library; code that
         # imported modules in between (a test, a block) may have set attributes: look before blaming this one.
@@ -305,8 +314,7 @@ def evaluate(
     return value
 
 
-def _baseline():
-    """The build's record of the state (shared with executed blocks), or None outside a build's isolation."""
-    from transformer_site.execution import blocks as executed
-
-    return executed.state_baseline()
+@cache
+def _baseline_outside_a_build() -> StateBaseline:
+    """Outside a build (pytest, the command line) one record of the state serves every expression of the process."""
+    return StateBaseline(LIBRARY_PACKAGES)

@@ -19,6 +19,9 @@ import os
 import re
 from pathlib import Path
 
+from transformer_site.execution.isolation import StateBaseline
+from transformer_site.failures import Failures
+
 from .formats import full_value
 from .syntax import CheckedNumber, find_checked_numbers
 from .verify import check, display_path, read_page
@@ -84,6 +87,8 @@ def render_checked_numbers(
     root: str | os.PathLike | None = None,
     original: str | None = None,
     page_uri: str | None = None,
+    failures: Failures | None = None,
+    baseline: StateBaseline | None = None,
 ) -> str:
     """``markdown`` with every token replaced by what the reader sees; each problem reported as ``page.md:line: …``.
 
@@ -91,9 +96,12 @@ def render_checked_numbers(
     messages show it relative to ``root`` (default: the working directory). ``original``: the page's
     Markdown as MkDocs read it, if other hooks changed ``markdown`` before (to find the front matter's lines).
     ``page_uri``: the page relative to docs/ (``chapter/01-overview.md``), for the links of citations.
+    ``failures``: where problems are reported (the build's; by default a record of their own, logged as errors);
+    ``baseline``: the build's record of the state executed code may not change.
     """
-    from transformer_site import failures
     from transformer_site.checked import references
+
+    failures = Failures() if failures is None else failures
     path = display_path(src_path, root) if src_path is not None else "<generated page>"
     offset = source_line_offset(markdown if original is None else original, src_path)
     numbers = find_checked_numbers(markdown, path, first_line=1 + offset)
@@ -103,7 +111,7 @@ def render_checked_numbers(
     if entries and (problem := references.entry_order_problem(entries)):
         failures.report(f"{path}: {problem}")
     for number in numbers:
-        outcome = check(number)
+        outcome = check(number, baseline)
         if not outcome.ok:
             failures.report(outcome.message)
         pieces.append(markdown[pos : number.start])

@@ -10,7 +10,7 @@
 The scanner splits a page into regions so that code is never read as prose:
 
 - ``frontmatter``: a YAML block at the top of the file;
-- ``code``: fenced blocks (found by ``transformer_site.fences``, the scanner the build hook and the notebook
+- ``code``: fenced blocks (found by ``transformer_site.page_model``, the scanner the build hook and the notebook
   export use too: ``` and ~~~, any indentation, inside blockquotes, the exec fence's own attribute line
   included) and inline code spans (a span does not cross a blank line);
 - ``comment``: HTML comments;
@@ -30,7 +30,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from transformer_site.fences import fence_spans
+from transformer_site.page_model import fence_spans
 
 from .formats import LiteralError, NumberFormat, parse_literal
 

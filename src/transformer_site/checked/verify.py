@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from transformer_site.execution.isolation import StateBaseline
+
 from .evaluation import ExpressionError, evaluate
 from .formats import NotANumber, as_number, full_value, short_value
 from .syntax import CheckedNumber, find_checked_numbers, parse_source
@@ -27,8 +29,10 @@ class Outcome:
         return not self.ok and self.live is not None
 
 
-def check(number: CheckedNumber) -> Outcome:
-    """Verify one token: a number, a claim, a marker against its source, a citation against §10."""
+def check(number: CheckedNumber, baseline: StateBaseline | None = None) -> Outcome:
+    """Verify one token: a number, a claim, a marker against its source, a citation against §10.
+
+    ``baseline``: the build's record of what executed code may not change (None outside a build)."""
     from transformer_site.checked import references
 
     where = number.location
@@ -42,9 +46,9 @@ def check(number: CheckedNumber) -> Outcome:
         problem = references.marker_source_problem(number.literal, number.marker, key, locator)
         return Outcome(number, problem is None, f"{where}: {problem}" if problem else None)
     if number.kind == "claim":
-        return _check_claim(number)
+        return _check_claim(number, baseline)
     try:
-        value = as_number(evaluate(number.expression, where=where))
+        value = as_number(evaluate(number.expression, where=where, baseline=baseline))
     except ExpressionError as exc:
         return Outcome(number, False, f"{where}: {exc}")
     except NotANumber as exc:
@@ -56,10 +60,10 @@ def check(number: CheckedNumber) -> Outcome:
     return Outcome(number, False, message, value=value, live=live)
 
 
-def _check_claim(claim: CheckedNumber) -> Outcome:
+def _check_claim(claim: CheckedNumber, baseline: StateBaseline | None) -> Outcome:
     where = claim.location
     try:
-        value = evaluate(claim.expression, where=where, claim=True)
+        value = evaluate(claim.expression, where=where, claim=True, baseline=baseline)
     except ExpressionError as exc:
         return Outcome(claim, False, f"{where}: {exc}")
     truth = as_truth(value)

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from transformer_pages.reference.glossary import TERMS, Term, in_order
+from transformer_site.failures import Failures
 
 GLOSSARY_PAGE = "reference/glossary.md"
 MARKER = "<!-- glossary: terms -->"
@@ -187,11 +188,11 @@ def glossary_markdown(page_uri: str = GLOSSARY_PAGE, docs_dir: Path | None = Non
     return "\n".join(lines) + "\n"
 
 
-def render_glossary_page(markdown: str, page_uri: str, docs_dir: Path) -> str:
-    """The glossary page's Markdown with the list at its marker; a page without the marker is reported."""
+def render_glossary_page(markdown: str, page_uri: str, docs_dir: Path, failures: Failures | None = None) -> str:
+    """The glossary page's Markdown with the list at its marker; a page without the marker is reported to
+    ``failures`` (the build's)."""
     if MARKER not in markdown:
-        from transformer_site import failures
-
+        failures = Failures() if failures is None else failures
         failures.report(f"docs/{page_uri}: the glossary page lost its marker {MARKER}")
         return markdown
     return markdown.replace(MARKER, glossary_markdown(page_uri, docs_dir))

@@ -10,7 +10,7 @@ A page declares its stage of the block in its front matter::
 sections in ``course.MAPPED_SECTIONS`` must declare one: a missing or unknown stage is reported as
 ``docs/page.md:line`` and fails the build. Any other page may declare one to get the map too.
 
-Under the page's title the hook puts the small map (each stage a link to its page in the page's own track: the
+Under the page's title the build puts the small map (each stage a link to its page in the page's own track: the
 chapter's map links to the chapter's pages), the page's reading time (``course.reading``, from the page's
 source, by the rule the index states) and links to the pages of the other tracks that cover the same idea
 (``course.counterparts``). On the index, the comment ``<!-- course: map -->`` is replaced by the large map and
@@ -23,18 +23,32 @@ import html
 import re
 from pathlib import Path
 
-from mkdocs.utils import get_relative_url
-
 from transformer_pages import course
+from transformer_site.failures import Failures
+from transformer_site.page_model import SiteMap
 
 _STAGE_LINE = re.compile(r"^stage\s*:", re.M)
 _PATH_MARKER = "<!-- course: path -->"
 _MAP_MARKER = "<!-- course: map -->"
 _H1_END = re.compile(r"</h1>", re.I)
 
-
-def _source(page) -> str:
-    return Path(page.file.abs_src_path).read_text(encoding="utf-8")
+TEXT = {
+    "chars": "本文 {chars:,} 字",
+    "figures": "図・コード",
+    "formulas": "数式",
+    "questions": "問題",
+    "parts_joined_by": "・",
+    "reading": "読む目安 約 {minutes} 分 ({parts})",
+    "also": "同じ考えを別の道で: {links}",
+    "links_joined_by": "、",
+    "notes": "ノート",
+    "chapter": "章",
+    "large_map_title": "ブロックの地図 (段を押すとその段のページへ)",
+    "minutes": "約 {minutes} 分",
+    "total": "(合計 約 {total} 分)",
+    "assumes": "前提:",
+}
+"""The reader-facing words of the map, the reading time and the reading path."""
 
 
 def _line_of_stage(source: str) -> int:
@@ -42,14 +56,12 @@ def _line_of_stage(source: str) -> int:
     return source[: m.start()].count("\n") + 1 if m else 1
 
 
-def declared_stage(page, root: Path) -> str | None:
-    """The page's stage, or None; a missing (where required) or unknown stage reported as page:line."""
-    from transformer_site import failures
-
-    uri = page.file.src_uri
-    value = page.meta.get("stage")
+def declared_stage(uri: str, meta: dict, source: Path, root: Path, failures: Failures) -> str | None:
+    """The page's stage (front matter ``meta``), or None; a missing (where required) or unknown stage reported to
+    ``failures`` as page:line (``uri``: the page relative to docs/; ``source``: its file)."""
+    value = meta.get("stage")
     required = uri.split("/", 1)[0] in course.MAPPED_SECTIONS
-    where = Path(page.file.abs_src_path)
+    where = Path(source)
     try:
         where = where.relative_to(root)
     except ValueError:
@@ -63,114 +75,123 @@ def declared_stage(page, root: Path) -> str | None:
         return None
     if value not in course.STAGE_KEYS:
         failures.report(
-            f"{where}:{_line_of_stage(_source(page))}: unknown stage {value!r}; "
+            f"{where}:{_line_of_stage(Path(source).read_text(encoding='utf-8'))}: unknown stage {value!r}; "
             f"the stages are {', '.join(course.STAGE_KEYS)}"
         )
         return None
     return value
 
 
-def _url(target: str, page, files) -> str:
-    file = files.get_file_from_path(target)
-    if file is None:
-        from transformer_site import failures
+class _Links:
+    """Links from one page (``uri``) to the others of the site; a target that is no page is reported."""
 
-        failures.report(f"docs/{page.file.src_uri}: the course links to {target}, which is not a page of the site")
-        return "#"
-    return get_relative_url(file.url, page.url)
+    def __init__(self, uri: str, site: SiteMap, failures: Failures):
+        self.uri, self.site, self.failures = uri, site, failures
 
+    def url(self, target: str) -> str:
+        found = self.site.relative_url(target, self.uri)
+        if found is None:
+            self.failures.report(f"docs/{self.uri}: the course links to {target}, which is not a page of the site")
+            return "#"
+        return found
 
-def _title(target: str, files) -> str:
-    file = files.get_file_from_path(target)
-    if file is not None and file.page is not None and file.page.title:
-        return file.page.title
-    head = Path(file.abs_src_path).read_text(encoding="utf-8") if file is not None else ""
-    m = re.search(r"^# (.+)$", head, re.M)
-    return m.group(1).strip() if m else target
+    def title(self, target: str) -> str:
+        title = self.site.title(target)
+        if title:
+            return title
+        source = self.site.source(target)
+        head = source.read_text(encoding="utf-8") if source is not None else ""
+        m = re.search(r"^# (.+)$", head, re.M)
+        return m.group(1).strip() if m else target
+
+    def source_text(self, target: str) -> str | None:
+        source = self.site.source(target)
+        return source.read_text(encoding="utf-8") if source is not None else None
 
 
 def _track_key(uri: str) -> str:
     return "chapter" if uri.startswith("chapter/") else "notes"
 
 
-def reading_note(page) -> str:
-    r = course.reading(_source(page))
-    parts = [f"本文 {r.chars:,} 字"]
-    for count, what in ((r.figures, "図・コード"), (r.formulas, "数式"), (r.questions, "問題")):
+def reading_note(source: str) -> str:
+    r = course.reading(source)
+    parts = [TEXT["chars"].format(chars=r.chars)]
+    for count, what in ((r.figures, "figures"), (r.formulas, "formulas"), (r.questions, "questions")):
         if count:
-            parts.append(f"{what} {count}")
-    return f'<span class="block-map__time">読む目安 約 {r.minutes} 分 ({"・".join(parts)})</span>'
+            parts.append(f"{TEXT[what]} {count}")
+    shown = TEXT["reading"].format(minutes=r.minutes, parts=TEXT["parts_joined_by"].join(parts))
+    return f'<span class="block-map__time">{shown}</span>'
 
 
-def counterpart_note(page, files) -> str:
-    links = [
-        f'<a href="{html.escape(_url(p, page, files))}">{html.escape(_title(p, files))}</a>'
-        for p in course.counterparts(page.file.src_uri)
+def counterpart_note(links: _Links) -> str:
+    found = [
+        f'<a href="{html.escape(links.url(p))}">{html.escape(links.title(p))}</a>'
+        for p in course.counterparts(links.uri)
     ]
-    return f'<span class="block-map__also">同じ考えを別の道で: {"、".join(links)}</span>' if links else ""
+    shown = TEXT["also"].format(links=TEXT["links_joined_by"].join(found))
+    return f'<span class="block-map__also">{shown}</span>' if found else ""
 
 
-def small_map(page, stage: str, files) -> str:
+def small_map(links: _Links, stage: str) -> str:
     # imported here, not at the top: transformer_figures loads matplotlib (0.3 s), which a build whose pages
     # declare no stage (a test's one-page project) never needs
     from transformer_figures.block_map import MapStage, block_map_html
 
-    track = _track_key(page.file.src_uri)
-    stages = [
-        MapStage(s.key, s.label, _url(s.chapter if track == "chapter" else s.notes, page, files)) for s in course.STAGES
-    ]
-    note = " ".join(x for x in (reading_note(page), counterpart_note(page, files)) if x)
+    track = _track_key(links.uri)
+    stages = [MapStage(s.key, s.label, links.url(s.chapter if track == "chapter" else s.notes)) for s in course.STAGES]
+    note = " ".join(x for x in (reading_note(links.source_text(links.uri) or ""), counterpart_note(links)) if x)
     whole = stage == course.WHOLE_BLOCK
     return block_map_html(stages, None if whole else stage, whole=whole, note=note)
 
 
-def large_map(page, files) -> str:
+def large_map(links: _Links) -> str:
     from transformer_figures.block_map import MapStage, block_map_html  # as in small_map
 
     stages = [
         MapStage(
-            s.key, s.label, _url(s.notes, page, files), does=s.does,
-            more=(("ノート", _url(s.notes, page, files)), ("章", _url(s.chapter, page, files))),
+            s.key, s.label, links.url(s.notes), does=s.does,
+            more=((TEXT["notes"], links.url(s.notes)), (TEXT["chapter"], links.url(s.chapter))),
         )
         for s in course.STAGES
     ]  # fmt: skip
-    return block_map_html(stages, None, large=True, title="ブロックの地図 (段を押すとその段のページへ)")
+    return block_map_html(stages, None, large=True, title=TEXT["large_map_title"])
 
 
-def path_html(page, files) -> str:
+def path_html(links: _Links) -> str:
     """Every track: its title, what it assumes, its pages in order with their reading times."""
     parts = ['<div class="course-path">']
     for track in course.TRACKS:
         total = 0
         rows = []
         for target in track.pages:
-            file = files.get_file_from_path(target)
-            minutes = course.reading_minutes(Path(file.abs_src_path).read_text(encoding="utf-8")) if file else 0
+            source = links.source_text(target)
+            minutes = course.reading_minutes(source) if source is not None else 0
             total += minutes
             rows.append(
-                f'<li><a href="{html.escape(_url(target, page, files))}">{html.escape(_title(target, files))}</a>'
-                f' <span class="course-path__time">約 {minutes} 分</span></li>'
+                f'<li><a href="{html.escape(links.url(target))}">{html.escape(links.title(target))}</a>'
+                f' <span class="course-path__time">{TEXT["minutes"].format(minutes=minutes)}</span></li>'
             )
         parts.append(
             f'<section class="course-path__track" data-track="{track.key}">'
-            f'<h3 id="path-{track.key}">{html.escape(track.title)} <small>(合計 約 {total} 分)</small>'
+            f'<h3 id="path-{track.key}">{html.escape(track.title)} <small>{TEXT["total"].format(total=total)}</small>'
             f'<a class="headerlink" href="#path-{track.key}" title="Permanent link">&para;</a></h3>'
-            f'<p class="course-path__assumes"><strong>前提:</strong> {html.escape(track.assumes)}</p>'
+            f'<p class="course-path__assumes"><strong>{TEXT["assumes"]}</strong> {html.escape(track.assumes)}</p>'
             f'<ol class="course-path__pages">{"".join(rows)}</ol></section>'
         )
     parts.append("</div>")
     return "".join(parts)
 
 
-def render(html_text: str, page, files) -> str:
-    """The page's content with the map under its title (and, on the index, the path at its marker)."""
-    stage = page.meta.get("_course_stage")
+def render(html_text: str, uri: str, stage: str | None, site: SiteMap, failures: Failures) -> str:
+    """The content of the page ``uri`` with the map of its ``stage`` under its title (and, on the index, the large
+    map and the reading path at their markers)."""
+    links = _Links(uri, site, failures)
     if stage:
-        html_text = _insert_after_title(html_text, small_map(page, stage, files))
+        html_text = _insert_after_title(html_text, small_map(links, stage))
     if _MAP_MARKER in html_text:
-        html_text = html_text.replace(_MAP_MARKER, large_map(page, files))
+        html_text = html_text.replace(_MAP_MARKER, large_map(links))
     if _PATH_MARKER in html_text:
-        html_text = html_text.replace(_PATH_MARKER, path_html(page, files))
+        html_text = html_text.replace(_PATH_MARKER, path_html(links))
     return html_text
 
 

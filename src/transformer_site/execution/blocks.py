@@ -23,6 +23,7 @@ Ids: every executed fence gets one — its own ``id=…``, or one derived from i
 from __future__ import annotations
 
 import contextlib
+import functools
 import html
 import io
 import re
@@ -32,9 +33,15 @@ import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
+from transformer_site import LIBRARY_PACKAGES, environment
+from transformer_site.execution import isolation
+from transformer_site.execution.cache import FigureCache, cache_dir_from_env, execution_disabled
+from transformer_site.execution.isolation import StateBaseline
+from transformer_site.execution.output_checks import BadOutputError, check_output, nan_free_figures
+from transformer_site.failures import BuildError, Failures
 
-from transformer_site import LIBRARY_PACKAGES
+TEXT = {"failed": "このブロックの実行に失敗しました"}
+"""The reader-facing words: the title shown in place of a block that failed (the build fails with it)."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +94,7 @@ def find_executed_blocks(
     lives outside ``snippets/<a page's path>/`` (the folder says which page a snippet belongs to).
     ``first_line``: the file's line number of ``markdown``'s first line (MkDocs strips front matter).
     """
-    from transformer_site.fences import find_fences
+    from transformer_site.page_model import find_fences
 
     blocks: list[ExecutedBlock] = []
     for fence in find_fences(markdown.split("\n")):
@@ -112,7 +119,7 @@ def find_executed_blocks(
 
 def with_derived_ids(markdown: str, blocks: list[ExecutedBlock], first_line: int = 1) -> str:
     """``markdown`` with ``id="…"`` added to each executed fence that had none, so the runner is told it."""
-    from transformer_site.fences import find_fences
+    from transformer_site.page_model import find_fences
 
     lines = markdown.split("\n")
     by_line = {block.line: block for block in blocks}
@@ -127,84 +134,72 @@ def with_derived_ids(markdown: str, blocks: list[ExecutedBlock], first_line: int
 
 
 @dataclass
-class BuildRun:
-    """The executed blocks of one build, their cache and the state they may read but not change."""
+class BlockRun:
+    """The executed blocks of one build, their cache and the state they may read but not change.
+
+    ``failures``: where a failing block is reported (the build's :class:`transformer_site.failures.Failures`).
+    """
 
     project_root: Path
+    cache: FigureCache
+    failures: Failures
     docs_dir: str = "docs"
     docs_root: Path | None = None
     blocks: dict[str, ExecutedBlock] = field(default_factory=dict)
     sessions: dict[str, dict] = field(default_factory=dict)
-    cache: object = None  # FigureCache
-    baseline: object = None  # isolation.StateBaseline, made at the first block or checked number
+    baseline: StateBaseline | None = None  # made at the first block or checked number
     tool_caches: list[str] = field(default_factory=list)
     prepared: bool = False  # the library imported for blocks (see _prepare_blocks)
 
+    @classmethod
+    def for_build(cls, project_root: Path, docs_root: Path, failures: Failures) -> BlockRun:
+        """This build's run: the figure cache where ``TRANSFORMER_FIGURE_CACHE`` says."""
+        cache = FigureCache(project_root, cache_dir_from_env(project_root))
+        return cls(Path(project_root), cache, failures, docs_root.name, docs_root)
 
-_run: BuildRun | None = None
+    def state_baseline(self) -> StateBaseline:
+        """The record of what executed code may not change: made once per build from the library modules loaded
+        then (a guard records modules imported later when it starts); checked numbers share it."""
+        if self.baseline is None:
+            self.baseline = StateBaseline(LIBRARY_PACKAGES)
+        return self.baseline
 
+    def formatter(self):
+        """The python fence's ``format`` for ``pymdownx.superfences``: markdown-exec's with this run's runner."""
+        return functools.partial(formatter, run=self)
 
-def start_build(project_root: Path, docs_root: Path) -> BuildRun:
-    """A fresh run for this build (``block_hooks``' ``on_pre_build``)."""
-    global _run
-    from transformer_site.execution import cache as figure_cache
-
-    cache = figure_cache.FigureCache(project_root, figure_cache.cache_dir_from_env(project_root))
-    figure_cache.use(cache)
-    _run = BuildRun(Path(project_root), docs_root.name, docs_root, cache=cache)
-    return _run
-
-
-def current_run() -> BuildRun:
-    global _run
-    if _run is None:  # a conversion outside a build (a test rendering one page): the working directory
-        from transformer_site.execution import cache as figure_cache
-
-        cache = figure_cache.FigureCache(Path.cwd(), None)
-        figure_cache.use(cache)
-        _run = BuildRun(Path.cwd(), cache=cache)
-    return _run
+    def report(self) -> list[str]:
+        """What the build did with its blocks, for its log."""
+        return [self.cache.report(), self.cache.cost_report()]
 
 
-def register_page(markdown: str, page: str, first_line: int = 1) -> str:
+def register_page(run: BlockRun, markdown: str, page: str, first_line: int = 1) -> str:
     """Find the page's executed blocks, check them and their snippets, and add the derived ids.
 
-    Every mistake here is a ``PluginError`` naming ``docs/page.md:line`` (an error with ``-q`` too).
+    Every mistake here is a ``BuildError`` naming ``docs/page.md:line`` (an error with ``-q`` too).
     """
-    run = current_run()
     docs = run.docs_dir
     try:
         blocks = find_executed_blocks(markdown, page, run.docs_root, first_line)
     except ValueError as exc:
-        raise PluginError(f"{docs}/{exc}") from None
+        raise BuildError(f"{docs}/{exc}") from None
     seen: dict[str, ExecutedBlock] = {}
     for block in blocks:
         earlier = seen.get(block.block_id) or run.blocks.get(block.block_id)
         if earlier is not None:
-            raise PluginError(
+            raise BuildError(
                 f"{docs}/{page}:{block.line}: executed block id={block.block_id!r} is already used at "
                 f"{docs}/{earlier.page}:{earlier.line}; ids must be unique across the site"
             )
         for snippet in block.snippets:
             if not (run.project_root / snippet).is_file():
-                raise PluginError(f"{block.where(docs)}: the snippet {snippet} does not exist")
+                raise BuildError(f"{block.where(docs)}: the snippet {snippet} does not exist")
         seen[block.block_id] = block
     run.blocks.update(seen)
     return with_derived_ids(markdown, list(seen.values()), first_line)
 
 
-def state_baseline():
-    """The record of what executed code may not change: made once per build (also outside a build, for ``check``
-    and pytest) from the library modules loaded then; a guard records modules imported later when it starts."""
-    from transformer_site.execution import isolation
-
-    run = current_run()
-    if run.baseline is None:
-        run.baseline = isolation.StateBaseline(LIBRARY_PACKAGES)
-    return run.baseline
-
-
-def _prepare_blocks(run: BuildRun):
+def _prepare_blocks(run: BlockRun) -> StateBaseline:
     """Before the first block that runs: every library module imported, so that each is recorded before any
     block could change it, and the folders the toolchain writes to. (Not for checked numbers: a warm build
     whose blocks all come from the cache imports no figure code.)"""
@@ -212,7 +207,7 @@ def _prepare_blocks(run: BuildRun):
         _import_library()
         run.tool_caches = _tool_caches()
         run.prepared = True
-    return state_baseline()
+    return run.state_baseline()
 
 
 def _import_library() -> None:
@@ -252,13 +247,13 @@ class BlockFailure(Exception):
         self.summary, self.details = summary, details
 
 
-def run_block(code: str, returncode: int | None = None, session: str | None = None, id: str | None = None, **extra):
+def run_block(
+    code: str, returncode: int | None = None, session: str | None = None, id: str | None = None, *, run: BlockRun,
+    **extra,
+):
     """markdown-exec's ``run`` callable: the output of one executed block (see the module docstring)."""
-    from transformer_site import failures
-    from transformer_site.execution import cache as figure_cache
-    if figure_cache.execution_disabled():
+    if execution_disabled():
         return ""
-    run = current_run()
     block = run.blocks.get(id or "")
     where = block.where(run.docs_dir) if block else f"executed block id={id!r}"
     try:
@@ -266,18 +261,14 @@ def run_block(code: str, returncode: int | None = None, session: str | None = No
             return _render(code, block, where, run, run.sessions.setdefault(session, {}))
         return run.cache.run(code, lambda: _render(code, block, where, run, {}), id or "")
     except BlockFailure as failure:
-        failures.report(f"{where} — {failure.summary}\n{failure.details}".rstrip())
+        run.failures.report(f"{where} — {failure.summary}\n{failure.details}".rstrip())
         return (
-            '<div class="admonition failure"><p class="admonition-title">このブロックの実行に失敗しました</p>'
+            f'<div class="admonition failure"><p class="admonition-title">{TEXT["failed"]}</p>'
             f"<pre>{html.escape(failure.summary)}\n\n{html.escape(failure.details)}</pre></div>"
         )
 
 
-def _render(code: str, block: ExecutedBlock | None, where: str, run: BuildRun, namespace: dict) -> str:
-    from transformer_site import environment
-    from transformer_site.execution import isolation
-    from transformer_site.execution.output_checks import BadOutputError, check_output, nan_free_figures
-
+def _render(code: str, block: ExecutedBlock | None, where: str, run: BlockRun, namespace: dict) -> str:
     baseline = _prepare_blocks(run)
     filename = _filename(code, block, run.project_root)
     module_name = re.sub(r"[^A-Za-z0-9]+", "_", f"block_{block.block_id if block else 'inline'}")
@@ -366,12 +357,21 @@ def validator(language, inputs, options, attrs, md) -> bool:
     return markdown_exec.validator(language, inputs, options, attrs, md)
 
 
-def formatter(source, language, css_class, options, md, **kwargs) -> str:
-    """markdown-exec's public ``base_format`` (source and result tabs), with :func:`run_block` as its runner."""
+def formatter(source, language, css_class, options, md, *, run: BlockRun, **kwargs) -> str:
+    """markdown-exec's public ``base_format`` (source and result tabs), with :func:`run_block` of ``run`` as its
+    runner (bound by :meth:`BlockRun.formatter`)."""
     import markdown_exec
 
-    # This build's module, looked up anew: mkdocs.yml bound this function when the config was read, before
-    # the build forgot the project's modules (mkdocs serve rebuilds in one interpreter; see fresh_build).
-    from transformer_site.execution import blocks as executed
+    runner = functools.partial(run_block, run=run)
+    return markdown_exec.base_format(language=language, run=runner, code=source, md=md, **options)
 
-    return markdown_exec.base_format(language=language, run=executed.run_block, code=source, md=md, **options)
+
+def configure_markdown(markdown_configs: dict, run: BlockRun) -> None:
+    """The site's python fence in ``pymdownx.superfences`` (markdown-exec's validator, this run's runner, as
+    markdown-exec's own plugin registers its fences), and ``pymdownx.snippets`` including files from the project's
+    folder — its ``base_path`` would otherwise be the working directory, so ``mkdocs build -f other/place/mkdocs.yml``
+    would not find them. ``markdown_configs``: the Markdown extensions' settings, changed in place."""
+    fences = markdown_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
+    fences[:] = [fence for fence in fences if fence.get("name") != "python"]
+    fences.append({"name": "python", "class": "python", "validator": validator, "format": run.formatter()})
+    markdown_configs.setdefault("pymdownx.snippets", {})["base_path"] = [str(run.project_root)]

@@ -372,6 +372,20 @@ class FigureCache:
             os.replace(partial, path)  # atomic: a concurrent build never reads half a file
         return output
 
+    def report(self) -> str:
+        """How many blocks this build rendered and took from the cache, and which it rendered."""
+        where = self.cache_dir if self.cache_dir is not None else "off"
+        rendered = ", ".join(self.rendered)
+        return f"figure cache: {self.renders} rendered, {self.hits} from cache ({where}); rendered: {rendered}"
+
+    def cost_report(self) -> str:
+        """CPU time the build spent running blocks, and the five slowest (what to look at when a build is slow)."""
+        if not self.render_seconds:
+            return "executed blocks: none rendered"
+        slowest = sorted(self.render_seconds.items(), key=lambda item: -item[1])[:5]
+        listed = ", ".join(f"{label} {seconds:.2f} s" for label, seconds in slowest)
+        return f"executed blocks: {sum(self.render_seconds.values()):.1f} s CPU rendering, slowest {listed}"
+
 
 def cache_dir_from_env(project_root: Path) -> Path | None:
     """``TRANSFORMER_FIGURE_CACHE`` (validated in ``transformer_site.environment``): a folder, ``off``, or default."""
@@ -386,32 +400,3 @@ def execution_disabled() -> bool:
     from transformer_site import environment
 
     return bool(environment.value("TRANSFORMER_SITE_NO_EXEC"))
-
-
-_current: FigureCache | None = None  # the cache of the build in progress (set by transformer_site.execution.blocks)
-
-
-def use(cache: FigureCache | None) -> None:
-    global _current
-    _current = cache
-
-
-def report() -> str:
-    if _current is None:
-        return "figure cache: not installed"
-    where = _current.cache_dir if _current.cache_dir is not None else "off"
-    rendered = ", ".join(_current.rendered)
-    return f"figure cache: {_current.renders} rendered, {_current.hits} from cache ({where}); rendered: {rendered}"
-
-
-def cost_report() -> str:
-    """CPU time the build spent running blocks, and the five slowest (what to look at when a build is slow)."""
-    if _current is None or not _current.render_seconds:
-        return "executed blocks: none rendered"
-    slowest = sorted(_current.render_seconds.items(), key=lambda item: -item[1])[:5]
-    listed = ", ".join(f"{label} {seconds:.2f} s" for label, seconds in slowest)
-    return f"executed blocks: {sum(_current.render_seconds.values()):.1f} s CPU rendering, slowest {listed}"
-
-
-def rendered_ids() -> Iterable[str]:
-    return list(_current.rendered) if _current else []

@@ -1,8 +1,4 @@
-"""The exercises hook's work on one page: find the question blocks, check them against ``src``, replace them.
-
-Kept out of the hook file so that tests and the notebook export use the same steps (the hook files hold no
-state and import nothing at load time; see ``transformer_site.hooks``).
-"""
+"""The build's work on one page's questions: find the question blocks, check them against ``src``, replace them."""
 
 from __future__ import annotations
 
@@ -10,22 +6,30 @@ import html
 import os
 from pathlib import Path
 
+from transformer_site.execution.isolation import StateBaseline
 from transformer_site.exercises.html import bank_markdown, exercise_markdown
 from transformer_site.exercises.syntax import ExerciseError, check_answer, find_exercises
+from transformer_site.failures import Failures
 
 
 def render_page(
-    markdown: str, original: str, src_path: str | os.PathLike | None, root: str | os.PathLike | None = None
+    markdown: str,
+    original: str,
+    src_path: str | os.PathLike | None,
+    root: str | os.PathLike | None = None,
+    failures: Failures | None = None,
+    baseline: StateBaseline | None = None,
 ) -> str:
     """``markdown`` (the page after the checked numbers were written as literals) with every question block
     replaced by its markup. ``original``: the page as MkDocs read it, line for line the same as ``markdown``.
-    Each problem is reported (``transformer_site.failures``) as ``page.md:line: …``."""
-    from transformer_site import failures
+    Each problem is reported to ``failures`` (the build's) as ``page.md:line: …``; ``baseline``: the build's
+    record of the state executed code may not change."""
     from transformer_site.checked.render import source_line_offset
     from transformer_site.checked.verify import display_path
 
     if "exercise" not in original:
         return markdown  # the common case, at no cost
+    failures = Failures() if failures is None else failures
     path = display_path(src_path, root) if src_path is not None else "<generated page>"
     first_line = 1 + source_line_offset(original, src_path)
     lines, source = markdown.split("\n"), original.split("\n")
@@ -48,7 +52,7 @@ def render_page(
 
     for number, exercise in enumerate(exercises, start=1):
         copy(exercise.start)
-        problem = check_answer(exercise)
+        problem = check_answer(exercise, baseline)
         if problem is None:
             out.extend(exercise_markdown(exercise, number, lines))
         else:

@@ -42,7 +42,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from transformer_site.fences import fence_spans, line_starts
+from transformer_site.page_model import fence_spans, line_starts
 
 KINDS = {"number": "計算", "choice": "選択", "stage": "段と形"}
 _HEADER = re.compile(r"^(?P<indent>[ \t>]*)(?P<marker>!!!|\?\?\?\+?)[ \t]+exercise(?P<rest>[^\n]*)$")
@@ -394,11 +394,12 @@ def _check_shape(exercise: Exercise, where: str) -> None:
         raise ExerciseError(f"{where}: the question has no `solution:`")
 
 
-def check_answer(exercise: Exercise) -> str | None:
+def check_answer(exercise: Exercise, baseline=None) -> str | None:
     """What is wrong with the answer as ``src`` computes it now (None: nothing). Evaluated in the citable names.
 
     A number's literal against its value is the checked number's own check (``transformer_site.checked``);
     here: the value is a number at all. A choice: the value is one of the options, and the one the page marks.
+    ``baseline``: the build's record of the state executed code may not change (None outside a build).
     """
     from transformer_site.checked.evaluation import ExpressionError, evaluate
     from transformer_site.checked.formats import NotANumber, as_number
@@ -406,7 +407,7 @@ def check_answer(exercise: Exercise) -> str | None:
     at = f"{exercise.page}:{exercise.answer_line}"
     expression = exercise.answer_expression
     try:
-        value = evaluate(expression, where=at)
+        value = evaluate(expression, where=at, baseline=baseline)
     except ExpressionError as exc:
         return f"{at}: the answer of this question cannot be computed: {exc}"
     if exercise.kind == "number":

@@ -26,6 +26,7 @@ virtual environment outside the repository.
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import posixpath
@@ -39,11 +40,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
-from mkdocs.exceptions import PluginError
 
 from transformer_site.checked.syntax import find_checked_numbers
+from transformer_site.execution.blocks import BlockRun, run_block
+from transformer_site.execution.cache import execution_disabled
 from transformer_site.exercises.syntax import KINDS, Exercise, ExerciseError, find_exercises
-from transformer_site.fences import INCLUDE, find_fences
+from transformer_site.failures import BuildError
 from transformer_site.notebooks.setup import (
     DISPLAY_IMPORT,
     FILES_ZIP,
@@ -55,8 +57,26 @@ from transformer_site.notebooks.setup import (
     setup_source,
     site_links,
 )
+from transformer_site.page_model import INCLUDE, SiteFiles, find_fences
 
-log = logging.getLogger("mkdocs.hooks.notebooks")
+log = logging.getLogger("mkdocs.plugins.transformer_site.notebooks")
+
+TEXT = {
+    "question": "### 問 {number} ({kind})",
+    "choose": "答えを A〜{last} から 1 つ選んでください。",
+    "compute": "答えは{precision}で求めてください。",
+    "hint": "ヒント",
+    "solution": "解答",
+    "number_answer": "答え: **{answer}**（{precision}）",
+    "choice_answer": "答え: **({letter}) {text}**",
+    "why_not": "**ほかの選択肢が違う理由**",
+    "computed_by": "この答えは `src` の `{expression}` が計算しています。",
+    "work_here": "# ここで計算してみましょう\n",
+    "button_title": "このページのコードと本文と確認問題をまとめた Jupyter ノートブック",
+    "download": "ノートブックをダウンロード ({name})",
+    "colab": "Google Colab で開く",
+}
+"""The reader-facing words of a page's notebook (its questions) and of the download button under the title."""
 
 ROOT = Path(__file__).resolve().parents[2]
 _FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n.*?\n(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
@@ -191,35 +211,35 @@ def _exercise_cells(part: Part, number: int, page: str, site: SiteInfo | None) -
     def prose(text: str) -> str:
         return site_links(text, page, site) if site else text
 
-    question = [f"### 問 {number} ({KINDS[ex.kind]})", ""]
+    question = [TEXT["question"].format(number=number, kind=KINDS[ex.kind]), ""]
     question += [prose(section.text(lines)) + "\n" for section in ex.question]
     letter = {o.key: chr(ord("A") + n) for n, o in enumerate(ex.options)}  # the page's keys are for the page
     if ex.options:
         question += [f"- ({letter[o.key]}) {prose(o.text(lines))}" for o in ex.options] + [""]
-        question.append("答えを A〜" + letter[ex.options[-1].key] + " から 1 つ選んでください。")
+        question.append(TEXT["choose"].format(last=letter[ex.options[-1].key]))
     else:
-        question.append(f"答えは{ex.precision}で求めてください。")
-    hint = f"<details><summary>ヒント</summary>\n\n{prose(ex.hint.text(lines))}\n\n</details>"
+        question.append(TEXT["compute"].format(precision=ex.precision))
+    hint = f"<details><summary>{TEXT['hint']}</summary>\n\n{prose(ex.hint.text(lines))}\n\n</details>"
     if ex.kind == "number":
-        answer = f"答え: **{ex.answer_literal}**（{ex.precision}）"
+        answer = TEXT["number_answer"].format(answer=ex.answer_literal, precision=ex.precision)
     else:
         right = ex.option(ex.answer_literal)
-        answer = f"答え: **({letter[right.key]}) {prose(right.text(lines))}**"
+        answer = TEXT["choice_answer"].format(letter=letter[right.key], text=prose(right.text(lines)))
         if right.reason is not None:
             answer += "\n\n" + prose(right.reason.text(lines))
     body = [answer, prose(ex.solution.text(lines))]
     wrong = [o for o in ex.options if o.key != ex.answer_literal]
     if wrong:
-        body.append("**ほかの選択肢が違う理由**\n\n" + "\n".join(
+        body.append(TEXT["why_not"] + "\n\n" + "\n".join(
             f"- ({letter[o.key]}) {prose(o.text(lines))}: "
             + " ".join(piece.strip() for piece in o.reason.text(lines).split("\n") if piece.strip())
             for o in wrong
         ))  # fmt: skip
-    body.append(f"この答えは `src` の `{ex.answer_expression}` が計算しています。")
-    solution = "<details><summary>解答</summary>\n\n" + "\n\n".join(body) + "\n\n</details>"
+    body.append(TEXT["computed_by"].format(expression=ex.answer_expression))
+    solution = f"<details><summary>{TEXT['solution']}</summary>\n\n" + "\n\n".join(body) + "\n\n</details>"
     cells = [
         nbformat.v4.new_markdown_cell("\n".join(question).rstrip() + "\n\n" + hint),
-        nbformat.v4.new_code_cell("# ここで計算してみましょう\n"),
+        nbformat.v4.new_code_cell(TEXT["work_here"]),
         nbformat.v4.new_markdown_cell(solution),
     ]
     cells[2].metadata["tags"] = ["solution"]
@@ -314,75 +334,69 @@ def files_zip(root: Path, paths: list[str]) -> bytes:
     return buffer.getvalue()
 
 
-# ------------------------------------------------------------------------------------------------ MkDocs hooks
+# ------------------------------------------------------------------------------------------------ one build
 
 
 @dataclass
-class _Build:
+class NotebookBuild:
+    """The notebooks of one build: the site they point at, and each page's parts and notebook."""
+
     project: Path
     docs_dir: str
     site: SiteInfo
     pages: dict[str, tuple[list[Part], str]]  # page src_uri → (its parts, notebook src_uri)
 
 
-_build: _Build | None = None
-
-
-def on_files(files, config, **kwargs):
-    global _build
-    from mkdocs.structure.files import File
-
+def plan(
+    files: SiteFiles, project: Path, docs_dir: str, site_url: str, repo_url: str, lab_downloads: dict[str, str]
+) -> NotebookBuild:
+    """Every page with executed code gets a notebook (written after the build, :func:`write`); the wheel they
+    install and the project files they read are added to ``files``, and each lab's readers' notebook
+    (``lab_downloads``: its served path → its page, as messages name it) gets the intro and setup cell of every
+    page's notebook. A page that cannot be split is a :class:`BuildError` naming page and line."""
+    from transformer_site.execution.cache import find_src_root
     from transformer_site.notebooks.wheel import WheelError, project_wheel
 
     start = time.perf_counter()
-    project = Path(config.config_file_path).parent  # snippets resolve from the project that is being built
-    docs_dir = Path(config["docs_dir"]).name
     pages, codes = {}, []
-    for file in list(files.documentation_pages()):
-        if not file.abs_src_path:
+    for uri, source in files.pages():
+        if source is None:
             continue
-        source = Path(file.abs_src_path).read_text(encoding="utf-8")
         try:
-            parts = split_page(source, f"{docs_dir}/{file.src_uri}", project)
+            parts = split_page(source.read_text(encoding="utf-8"), f"{docs_dir}/{uri}", project)
         except ValueError as exc:  # an error with -q too: the build stops here, naming page and line
-            raise PluginError(f"notebook export: {exc}") from None
+            raise BuildError(f"notebook export: {exc}") from None
         found = [part.text for part in parts if part.kind == "code"]
         if found:
-            pages[file.src_uri] = (parts, notebook_path(file.src_uri))
+            pages[uri] = (parts, notebook_path(uri))
             codes += found
-    from transformer_site.execution.cache import find_src_root
-
     code_root = find_src_root().parent  # the project whose src computed this site (a test's tiny site: this repo)
     try:
         wheel = project_wheel(code_root, code_root / ".cache" / "wheels")
     except WheelError as exc:
-        raise PluginError(f"notebook export: {exc}") from None
+        raise BuildError(f"notebook export: {exc}") from None
     for uri in (wheel.pinned_uri, wheel.stable_uri):
-        files.append(File.generated(config, uri, abs_src_path=str(wheel.path)))
+        files.add(uri, source=wheel.path)
     needs = requirements(codes, project) if codes else Requirements()
     files_uri = ""
     if needs.files:
         files_uri = f"{posixpath.dirname(wheel.pinned_uri)}/{FILES_ZIP}"
-        files.append(File.generated(config, files_uri, content=files_zip(project, list(needs.files))))
-    site_url = config.get("site_url") or ""
+        files.add(files_uri, content=files_zip(project, list(needs.files)))
     site = SiteInfo(
         site_url=site_url if site_url.endswith("/") else site_url + "/",
         wheel_uri=wheel.pinned_uri,
-        repo_url=config.get("repo_url") or "",
+        repo_url=repo_url,
         commit=build_commit(project),
         files_uri=files_uri,
-        page_urls={f"{docs_dir}/{f.src_uri}": f.url for f in files.documentation_pages()},
+        page_urls={f"{docs_dir}/{uri}": files.url(uri) for uri, _ in files.pages()},
     )
-    _build = _Build(project, docs_dir, site, pages)
-    from transformer_site.notebooks import lab as lab_notebooks
-
-    for file, page in lab_notebooks.download_files(files):  # a lab's download runs anywhere, as every page's does
+    for uri, page in lab_downloads.items():  # a lab's download runs anywhere, as every page's does
         try:
-            file.content_bytes = readers_lab(file.content_bytes, page, file.src_uri, project, site)
+            files.set_content(uri, readers_lab(files.content(uri), page, uri, project, site))
         except ValueError as exc:
-            raise PluginError(f"notebook export: {exc}") from None
+            raise BuildError(f"notebook export: {exc}") from None
     log.info(f"notebooks: {len(pages)} pages as .ipynb; wheel {wheel.pinned_uri} ({time.perf_counter() - start:.1f} s)")
-    return files
+    return NotebookBuild(project, docs_dir, site, pages)
 
 
 def readers_lab(content: bytes, page: str, notebook_uri: str, root: Path, site: SiteInfo) -> bytes:
@@ -403,79 +417,67 @@ def readers_lab(content: bytes, page: str, notebook_uri: str, root: Path, site: 
     return (nbformat.writes(notebook) + "\n").encode("utf-8")
 
 
-def _cached_output(code: str) -> str | None:
+def _cached_output(run: BlockRun, code: str) -> str | None:
     """What the build printed for ``code``: the figure cache's record of this build's run (no kernel, no rerun
     when the cache is on; with the cache off the block runs again through the same runner)."""
-    from transformer_site.execution import blocks as executed
-    from transformer_site.execution import cache as figure_cache
-
-    if figure_cache.execution_disabled():
+    if execution_disabled():
         return None
-    run = executed.current_run()
     cache = run.cache
     if cache.cache_dir is not None:
         for variant in (code + "\n", code):  # the fence hands the runner the snippet with its final newline
             path = Path(cache.cache_dir) / f"{cache.key(variant)}.out"
             if path.is_file():
                 return path.read_text(encoding="utf-8")
-    return executed.run_block(code + "\n") or None
+    return run_block(code + "\n", run=run) or None
 
 
-def on_post_build(config, **kwargs) -> None:
-    from transformer_site import failures
-
-    if _build is None or failures.reported():
-        return  # a failed build publishes nothing: no block runs again to fill a notebook
-    from transformer_site import incremental
-
+def write(notebooks: NotebookBuild, site_dir: Path, run: BlockRun, rebuilt: set[str] | None) -> None:
+    """Each page's notebook into the built site, with the outputs of this build's run (``rebuilt``: the URLs of the
+    pages this build rendered when it rendered only some; the others keep the notebook of the last good build)."""
     start = time.perf_counter()
-    site_dir = Path(config["site_dir"])
-    rebuilt, written = incremental.rebuilt_only(), 0
-    for page, (parts, target) in sorted(_build.pages.items()):
+    written = 0
+    for page, (parts, target) in sorted(notebooks.pages.items()):
         path = site_dir / target
-        if rebuilt is not None and _build.site.page_urls.get(f"{_build.docs_dir}/{page}") not in rebuilt:
+        if rebuilt is not None and notebooks.site.page_urls.get(f"{notebooks.docs_dir}/{page}") not in rebuilt:
             if path.is_file():
                 continue  # a prose edit of another page: this notebook is the last good build's, and still right
         try:
             notebook = page_notebook(
-                "", f"{_build.docs_dir}/{page}", _build.project, _build.site, _cached_output, parts
-            )
+                "", f"{notebooks.docs_dir}/{page}", notebooks.project, notebooks.site,
+                functools.partial(_cached_output, run), parts,
+            )  # fmt: skip
         except ValueError as exc:
-            raise PluginError(f"notebook export: {exc}") from None
+            raise BuildError(f"notebook export: {exc}") from None
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
         written += 1
     log.info(f"notebooks: {written} written with the build's outputs in {time.perf_counter() - start:.1f} s")
 
 
-def download_button(
-    page_url: str,
-    notebook_uri: str,
-    colab: str | None = None,
-    title: str = "このページのコードと本文と確認問題をまとめた Jupyter ノートブック",
-) -> str:
+def download_button(page_url: str, notebook_uri: str, colab: str | None = None, title: str = "") -> str:
     """The button under the page title (the link is relative, so it works under any site_url), and Colab's."""
     start = page_url[:-1] if page_url.endswith("/") else posixpath.dirname(page_url)
     href = posixpath.relpath(notebook_uri, start or ".")
     name = posixpath.basename(notebook_uri)
     button = (
         f'<p class="tf-notebook" data-search-exclude><a class="md-button" href="{href}" download="{name}" '
-        f'title="{title}">'
-        f"ノートブックをダウンロード ({name})</a>"
+        f'title="{title or TEXT["button_title"]}">'
+        f"{TEXT['download'].format(name=name)}</a>"
     )
     if colab:
-        button += f' <a class="md-button" href="{colab}" rel="noopener">Google Colab で開く</a>'
+        button += f' <a class="md-button" href="{colab}" rel="noopener">{TEXT["colab"]}</a>'
     return button + "</p>"
 
 
 _H1_END = re.compile(r"</h1>", re.IGNORECASE)
 
 
-def on_page_content(html, page, **kwargs):
-    if _build is None or page.file.src_uri not in _build.pages:
+def with_button(html: str, page_uri: str, page_url: str, notebooks: NotebookBuild) -> str:
+    """The page's content with the download button under its title, if the page has a notebook."""
+    if page_uri not in notebooks.pages:
         return html
-    target = _build.pages[page.file.src_uri][1]
-    button = download_button(page.url, target, colab_url(_build.site.repo_url, target))
+    target = notebooks.pages[page_uri][1]
+    button = download_button(page_url, target, colab_url(notebooks.site.repo_url, target))
     match = _H1_END.search(html)
     if match is None:
         return button + html

@@ -55,10 +55,17 @@ import jupytext
 import nbformat
 from markdown.extensions.toc import slugify, unique
 
-from transformer_site import PROJECT_PACKAGES
-from transformer_site.execution.cache import DependencyGraph, find_src_root
+from transformer_site import PROJECT_PACKAGES, environment
+from transformer_site.execution.cache import DependencyGraph, cache_dir_from_env, execution_disabled, find_src_root
+from transformer_site.failures import BuildError, Failures
+from transformer_site.notebooks import lab_css
+from transformer_site.notebooks.setup import colab_url
+from transformer_site.page_model import SiteFiles, SiteMap
 
 log = logging.getLogger("mkdocs.plugins.transformer_site.notebooks.lab")
+
+TEXT = {"button_title": "このページのノートブック (実行済み、出力つき)"}
+"""The reader-facing words: the title of the download button under a lab's heading."""
 
 CACHE_VERSION = "1"
 KERNEL_NAME = "python3"
@@ -199,7 +206,7 @@ class LabCache:
 
 def code_cell_lines(text: str, notebook) -> list[int | None]:
     """The line in the .md where each code cell's fence opens (None for all if the fences do not line up)."""
-    from transformer_site.fences import fence_spans
+    from transformer_site.page_model import fence_spans
 
     starts = [text.count("\n", 0, start) + 1 for start, _ in fence_spans(text)]
     cells = code_cells(notebook)
@@ -501,18 +508,17 @@ _CDN_SCRIPTS = re.compile(
 )
 
 
-def page_links(content: str, page_src_uri: str, files, shown: str) -> tuple[str, list[str]]:
+def page_links(content: str, page_src_uri: str, site: SiteMap, shown: str) -> tuple[str, list[str]]:
     """Links to ``.md`` pages rewritten to the pages' URLs (relative); (content, problems)."""
     problems = []
-    page_file = files.get_file_from_path(page_src_uri)
 
     def replace(m: re.Match) -> str:
         target = posixpath.normpath(posixpath.join(posixpath.dirname(page_src_uri), m["target"]))
-        file = files.get_file_from_path(target)
-        if file is None:
+        url = site.relative_url(target, page_src_uri)
+        if url is None:
             problems.append(f"{shown}: a link to {m['target']} (docs/{target}), which is not a page of the site")
             return m[0]
-        return f'href="{file.url_relative_to(page_file)}{m["fragment"] or ""}"'
+        return f'href="{url}{m["fragment"] or ""}"'
 
     return _MD_LINK.sub(replace, content), problems
 
@@ -537,10 +543,8 @@ def toc_tokens(headings: list[dict]) -> list[dict]:
 def download_button(page_url: str, download_uri: str, repo_url: str = "") -> str:
     """The page's button to the readers' notebook (and Colab's, for a GitHub repository): the notebook export's."""
     from transformer_site.notebooks.export import download_button as button
-    from transformer_site.notebooks.setup import colab_url
 
-    title = "このページのノートブック (実行済み、出力つき)"
-    return button(page_url, download_uri, colab_url(repo_url, download_uri), title)
+    return button(page_url, download_uri, colab_url(repo_url, download_uri), TEXT["button_title"])
 
 
 def download_uri(src_uri: str, use_directory_urls: bool) -> str:
@@ -567,132 +571,121 @@ def copy_for_log(rendered: Rendered) -> str:
 
 # ------------------------------------------------------------------------------------------------ one build
 
+REQUIRED = {"execute": False, "allow_errors": False, "include": ["*.ipynb"]}
+
+
+def configure_renderer(labs: LabBuild, renderer: dict | None, project: Path) -> None:
+    """mkdocs-jupyter's configuration (``renderer``, changed in place; None: not configured, and then a site
+    with a lab fails) must be what the site relies on (``execute: false``, ``allow_errors: false``,
+    ``include: ["*.ipynb"]``, Markdown pages ignored); its own cache folder is resolved against the project's folder
+    (not the working directory) and switched off with ``TRANSFORMER_FIGURE_CACHE=off``. Anything else is a
+    :class:`BuildError`."""
+    labs.renderer = renderer is not None
+    if renderer is None:
+        return
+    wrong = [f"{k}: {renderer[k]!r} (must be {v!r})" for k, v in REQUIRED.items() if renderer[k] != v]
+    if "*.md" not in renderer["ignore"]:
+        wrong.append(f"ignore: {renderer['ignore']!r} (must list '*.md': the site's labs reach it as .ipynb)")
+    if wrong:
+        raise BuildError("lab notebooks: mkdocs-jupyter in mkdocs.yml: " + "; ".join(wrong))
+    cache_dir = cache_dir_from_env(project)
+    if cache_dir is None:
+        renderer["cache"] = False
+    elif not Path(renderer["cache_dir"]).is_absolute():
+        renderer["cache_dir"] = str(Path(cache_dir) / "mkdocs-jupyter")
+
 
 @dataclass
-class _Build:
+class LabBuild:
+    """The labs of one build: what each became, the CSS pruned from its page, the folders to remove after."""
+
     project_root: Path
     cache: LabCache
     labs: dict[str, tuple[Lab, Rendered]] = field(default_factory=dict)  # src_uri → the lab and what it became
     css: dict[str, tuple[int, int]] = field(default_factory=dict)  # src_uri → (CSS bytes before, after)
     temporary: list[Path] = field(default_factory=list)
     download_uris: dict[str, str] = field(default_factory=dict)  # src_uri → where the readers' notebook is served
+    renderer: bool = True  # mkdocs-jupyter is configured
 
+    @classmethod
+    def for_build(cls, project_root: Path) -> LabBuild:
+        return cls(Path(project_root), LabCache(project_root, cache_dir_from_env(project_root)))
 
-_build: _Build | None = None
+    def lab_of(self, src_uri: str) -> Lab | None:
+        entry = self.labs.get(src_uri)
+        return entry[0] if entry else None
 
+    def downloads(self) -> dict[str, str]:
+        """Each lab's readers' notebook (where it is served) → its page as messages name it (docs/backprop/05-lab.md):
+        the notebook export gives it the same intro, setup cell and site links as every page's notebook."""
+        return {self.download_uris[uri]: lab.shown for uri, (lab, _) in self.labs.items()}
 
-def start_build(project_root: Path, cache_dir: Path | None) -> None:
-    global _build
-    _build = _Build(Path(project_root), LabCache(project_root, cache_dir))
-
-
-def end_build() -> None:
-    """Forget this build; folders made for a build without a cache go (mkdocs-jupyter has read them)."""
-    global _build
-    if _build is not None:
-        for folder in _build.temporary:
+    def end(self) -> None:
+        """Folders made for a build without a cache go (the renderer has read them)."""
+        for folder in self.temporary:
             shutil.rmtree(folder, ignore_errors=True)
-    _build = None
+        self.temporary.clear()
 
-
-def lab_of(src_uri: str) -> Lab | None:
-    entry = _build.labs.get(src_uri) if _build is not None else None
-    return entry[0] if entry else None
+    def report_lines(self) -> list[str]:
+        if not self.labs:
+            return ["lab notebooks: none"]
+        lines = []
+        for src_uri, (_, rendered) in self.labs.items():
+            before, after = self.css.get(src_uri, (0, 0))
+            lines.append(
+                f"lab notebooks: {src_uri} {copy_for_log(rendered)}; CSS inlined by mkdocs-jupyter "
+                f"{before / 1000:.1f} KB → {after / 1000:.1f} KB"
+            )
+        return lines
 
 
 def _time_limit() -> float:
-    from transformer_site import environment
-
     return float(environment.value("TRANSFORMER_BLOCK_TIME_LIMIT"))
 
 
-def replace_lab_files(files, config):
-    """Each lab page executed (or from the cache); its File reads the executed notebook; the readers' copy added."""
-    from mkdocs.structure.files import File
-
-    from transformer_site import failures
-    from transformer_site.execution.cache import execution_disabled
-
-    if _build is None:
-        raise RuntimeError("lab notebooks: on_files ran before on_pre_build")
-    docs = Path(config["docs_dir"]).name
-    for file in list(files.documentation_pages()):
-        if file.abs_src_path is None or not is_lab(file.abs_src_path):
+def execute_labs(labs: LabBuild, files: SiteFiles, docs_dir: str, use_directory_urls: bool, failures: Failures) -> None:
+    """Each lab page executed (or from the cache); the page is rendered from the executed notebook; the readers'
+    copy is served beside it. A failing lab is reported (the build fails) and its page stays plain Markdown."""
+    for uri, source in files.pages():
+        if source is None or not is_lab(source):
             continue
-        lab = Lab(Path(file.abs_src_path), file.src_uri, f"{docs}/{file.src_uri}")
+        lab = Lab(Path(source), uri, f"{docs_dir}/{uri}")
+        if not labs.renderer:
+            failures.report(f"lab notebook: {lab.shown}: the mkdocs-jupyter plugin is not in mkdocs.yml's plugins")
+            continue
         try:
-            rendered = render_lab(lab, _build.cache, _time_limit(), execute_cells=not execution_disabled())
+            rendered = render_lab(lab, labs.cache, _time_limit(), execute_cells=not execution_disabled())
         except LabError as exc:
-            failures.report(f"lab notebook: {exc}")  # the build fails; the page stays plain Markdown
+            failures.report(f"lab notebook: {exc}")
             continue
-        if _build.cache.cache_dir is None or execution_disabled():
-            _build.temporary.append(rendered.page_notebook.parent)
-        file.abs_src_path = str(rendered.page_notebook)  # mkdocs-jupyter renders this; src_uri stays the .md
+        if labs.cache.cache_dir is None or execution_disabled():
+            labs.temporary.append(rendered.page_notebook.parent)
+        files.render_from(uri, rendered.page_notebook)  # mkdocs-jupyter renders this; the page stays the .md
         # in memory, not a path: mkdocs-jupyter takes every .ipynb file it can read for a page of its own
-        target = download_uri(file.src_uri, config["use_directory_urls"])
-        files.append(File.generated(config, target, content=rendered.download_notebook.read_bytes()))
-        _build.download_uris[lab.src_uri] = target
-        _build.labs[file.src_uri] = (lab, rendered)
-    return files
+        target = download_uri(uri, use_directory_urls)
+        files.add(target, content=rendered.download_notebook.read_bytes())
+        labs.download_uris[uri] = target
+        labs.labs[uri] = (lab, rendered)
 
 
-def download_files(files) -> list[tuple[object, str]]:
-    """Each lab's readers' notebook in ``files`` with its page as messages name it (docs/backprop/05-lab.md):
-    the notebook export gives it the same intro, setup cell and site links as every page's notebook."""
-    if _build is None:
-        return []
-    found = []
-    for lab, _ in _build.labs.values():
-        file = next((f for f in files if f.src_uri == _build.download_uris[lab.src_uri]), None)
-        if file is not None:
-            found.append((file, lab.shown))
-    return found
-
-
-def point_wrappers_at_notebooks(files) -> None:
-    """Each lab's File as mkdocs-jupyter wrapped it (``NotebookFile``) reads the executed notebook as well."""
-    if _build is None:
-        return
-    for src_uri, (_, rendered) in _build.labs.items():
-        file = files.get_file_from_path(src_uri)
-        if file is not None:
-            file.abs_src_path = str(rendered.page_notebook)
-
-
-def finish_page(content: str, page, config, files) -> str:
-    """The rendered lab page: links, no CDN scripts, pruned CSS, its table of contents, the download button."""
-    from mkdocs.structure.toc import get_toc
-
-    from transformer_site import failures
-    from transformer_site.notebooks import lab_css
-    if _build is None or page.file.src_uri not in _build.labs:
-        return content
-    lab, rendered = _build.labs[page.file.src_uri]
-    content, problems = page_links(content, page.file.src_uri, files, lab.shown)
+def finish_page(
+    labs: LabBuild, content: str, uri: str, url: str, site: SiteMap, repo_url: str, use_directory_urls: bool,
+    failures: Failures,
+) -> tuple[str, list[dict] | None]:
+    """The rendered lab page: links, no CDN scripts, pruned CSS, the download button; and its headings for the
+    table of contents (None: not a lab)."""
+    if uri not in labs.labs:
+        return content, None
+    lab, rendered = labs.labs[uri]
+    content, problems = page_links(content, uri, site, lab.shown)
     for problem in problems:
         failures.report(f"lab notebook: {problem}")
-    folder = _build.cache.cache_dir / "lab" / "css" if _build.cache.cache_dir is not None else None
+    folder = labs.cache.cache_dir / "lab" / "css" if labs.cache.cache_dir is not None else None
     pruned = lab_css.cached_prune(without_cdn_scripts(content), folder)
-    _build.css[page.file.src_uri] = (pruned.css_before, pruned.css_after)
-    page.toc = get_toc(toc_tokens(rendered.headings))
-    button = download_button(
-        page.url, download_uri(page.file.src_uri, config["use_directory_urls"]), config.get("repo_url") or ""
-    )
+    labs.css[uri] = (pruned.css_before, pruned.css_after)
+    button = download_button(url, download_uri(uri, use_directory_urls), repo_url)
     head = re.search(r"</h1>", pruned.content)
     if head is None:
         failures.report(f"lab notebook: {lab.shown} has no title (a '# …' heading in its first Markdown cell)")
-        return pruned.content
-    return pruned.content[: head.end()] + button + pruned.content[head.end() :]
-
-
-def report_lines() -> list[str]:
-    if _build is None or not _build.labs:
-        return ["lab notebooks: none"]
-    lines = []
-    for src_uri, (_, rendered) in _build.labs.items():
-        before, after = _build.css.get(src_uri, (0, 0))
-        lines.append(
-            f"lab notebooks: {src_uri} {copy_for_log(rendered)}; CSS inlined by mkdocs-jupyter "
-            f"{before / 1000:.1f} KB → {after / 1000:.1f} KB"
-        )
-    return lines
+        return pruned.content, rendered.headings
+    return pruned.content[: head.end()] + button + pruned.content[head.end() :], rendered.headings

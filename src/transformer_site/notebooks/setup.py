@@ -74,18 +74,10 @@ def _third_party_imports(code: str) -> set[str]:
 
 @functools.cache
 def _graph(src_root: Path):
-    """One import graph of ``src`` per build (``fresh_build`` forgets this module before each build)."""
+    """One import graph of ``src`` while it is unchanged (a rebuild after a change of code imports this anew)."""
     from transformer_site.execution.cache import DependencyGraph
 
     return DependencyGraph(src_root)
-
-
-def _build_graph():
-    """The figure cache's import graph of this build, when a build is running (its parsed modules are shared)."""
-    from transformer_site.execution import blocks as executed
-
-    run = executed._run
-    return run.cache.graph if run is not None and run.cache is not None else None
 
 
 @functools.cache
@@ -98,7 +90,7 @@ def requirements(codes: list[str], project_root: Path) -> Requirements:
     """The extras, PyTorch and project files that the given cells need (see the module docstring)."""
     from transformer_site.execution.cache import find_src_root, named_paths
 
-    graph = _build_graph() or _graph(find_src_root())
+    graph = _graph(find_src_root())  # what its files say is parsed once per process (execution.cache)
     imported: set[str] = set()
     files: set[str] = set()
     for code in codes:

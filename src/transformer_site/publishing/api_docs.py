@@ -1,4 +1,4 @@
-"""MkDocs hook for the API page (docs/reference/api.md, rendered by mkdocstrings from the docstrings of src).
+"""The API pages (docs/reference/api/, rendered by mkdocstrings from the docstrings of src).
 
 Docstrings are rendered as Markdown, so a tag a docstring mentions outside backticks becomes markup: a
 ``<script>`` element that Material's instant navigation then tries to run, or a ``<style>``/``<textarea>``
@@ -14,7 +14,7 @@ import html as html_lib
 import logging
 import re
 
-log = logging.getLogger("mkdocs.hooks.api_docs")
+log = logging.getLogger("mkdocs.plugins.transformer_site.api_docs")
 
 _MKDOCSTRINGS = 'class="doc doc-'
 _RAW_TEXT_TAG = re.compile(r"</?(script|style|textarea)\b[^>]*>", re.IGNORECASE)
@@ -25,10 +25,11 @@ def escape_raw_text_tags(content: str) -> tuple[str, int]:
     return _RAW_TEXT_TAG.subn(lambda m: html_lib.escape(m.group(0)), content)
 
 
-def on_page_content(html, page, **kwargs):
+def tags_as_text(html: str, page_uri: str) -> str:
+    """A page built by mkdocstrings with its script/style/textarea tags as text; any other page as it is."""
     if _MKDOCSTRINGS not in html:
         return html
     escaped, count = escape_raw_text_tags(html)
     if count:
-        log.info(f"api_docs: {page.file.src_uri}: {count} tags mentioned in docstrings shown as text")
+        log.info(f"api_docs: {page_uri}: {count} tags mentioned in docstrings shown as text")
     return escaped

@@ -1,4 +1,4 @@
-"""MkDocs hook: drop the line breaks that Markdown source keeps between two Japanese characters.
+"""Drop the line breaks that Markdown source keeps between two Japanese characters.
 
 Authors wrap long Japanese paragraphs in the source; in HTML each wrap is a segment break that Chromium
 renders as a space ("です。 次に"), because it does not implement CSS Text's rule that removes a segment
@@ -26,7 +26,3 @@ def join_wide_line_breaks(html: str) -> str:
         position = verbatim.end()
     pieces.append(_BREAK_BETWEEN_WIDE.sub("", html[position:]))
     return "".join(pieces)
-
-
-def on_page_content(html: str, page, config, files) -> str:
-    return join_wide_line_breaks(html)

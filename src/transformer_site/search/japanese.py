@@ -1,11 +1,11 @@
-"""Japanese search that finds terms inside compounds (``hooks:`` in mkdocs.yml, after Material's search plugin).
+"""Japanese search that finds terms inside compounds (after Material's search plugin has written its index).
 
 Material's ``lang: ja`` cuts Japanese with TinySegmenter in the browser, so a term inside a longer word
 (言語 in 自然言語処理, 処理 in 前処理) is a different token and the search finds nothing. We index every
 run of Japanese characters as overlapping character bigrams instead, and make the query side do the same:
 
-- Index (``on_post_build``, rewriting ``search/search_index.json``): each section gets two extra fields,
-  ``title_grams`` and ``grams``, holding the bigrams of its title and text separated by spaces
+- Index (:func:`rewrite_site`, after the build, rewriting ``search/search_index.json``): each section gets two
+  extra fields, ``title_grams`` and ``grams``, holding the bigrams of its title and text separated by spaces
   (自然言語処理 → 自然 然言 言語 語処 処理; a one-character run is kept as it is). The visible ``title``
   and ``text`` are untouched, so result previews read as before. ``lang`` becomes ``en`` with only the
   stop-word filter, so no segmenter re-cuts the bigrams and no trimmer strips Japanese characters; the
@@ -20,7 +20,7 @@ run of Japanese characters as overlapping character bigrams instead, and make th
 
 The worker patch is a text replacement in Material's minified worker; if the expected expression is not
 found (a Material upgrade), the build fails with a message saying so instead of silently searching badly.
-``TRANSFORMER_SITE_STOCK_SEARCH=1`` skips this hook (to measure the stock search for comparison).
+``TRANSFORMER_SITE_STOCK_SEARCH=1`` skips this step (to measure the stock search for comparison).
 """
 
 from __future__ import annotations
@@ -32,9 +32,10 @@ import logging
 import re
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
+from transformer_site import environment
+from transformer_site.failures import BuildError
 
-log = logging.getLogger("mkdocs.hooks.search_ja")
+log = logging.getLogger("mkdocs.plugins.transformer_site.search")
 
 # One definition of "Japanese character" for the index (Python) and the query (JavaScript, same source text):
 # ideographs and the iteration marks 々〆, hiragana, katakana without the middle dot ・ (a separator),
@@ -127,28 +128,26 @@ def patch_worker(source: str, name: str) -> str:
     """Replace Material's Han segmentation of the query with the bigram cut; fail if it is not there."""
     patched, count = _STOCK_QUERY_STEP.subn(lambda _: _BIGRAM_QUERY_STEP, source)
     if count != 1:
-        raise PluginError(
+        raise BuildError(
             f"search_ja: {name}: Material's query segmentation step was found {count} times (expected 1); "
             "the Material version changed — update _STOCK_QUERY_STEP in src/transformer_site/search/japanese.py"
         )
     return patched
 
 
-def on_post_build(config, **kwargs) -> None:
-    from transformer_site import environment
-
+def rewrite_site(site: Path) -> None:
+    """The built site's search index and worker on the bigram scheme (unless TRANSFORMER_SITE_STOCK_SEARCH=1)."""
     if environment.value("TRANSFORMER_SITE_STOCK_SEARCH"):
         log.info("search_ja: TRANSFORMER_SITE_STOCK_SEARCH=1, leaving Material's search as it is")
         return
-    site = Path(config["site_dir"])
     index_path = site / "search" / "search_index.json"
     if not index_path.is_file():
-        raise PluginError(f"search_ja: {index_path} not found; is the search plugin enabled?")
+        raise BuildError(f"search_ja: {index_path} not found; is the search plugin enabled?")
     index = rewrite_index(json.loads(index_path.read_text(encoding="utf-8")))
     index_path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
     workers = sorted((site / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
     if len(workers) != 1:
-        raise PluginError(f"search_ja: expected one search worker in the site, found {[w.name for w in workers]}")
+        raise BuildError(f"search_ja: expected one search worker in the site, found {[w.name for w in workers]}")
     worker = workers[0]
     source = worker.read_text(encoding="utf-8")
     if _BIGRAM_QUERY_STEP not in source:  # mkdocs serve may keep an already patched copy

@@ -1,24 +1,23 @@
-"""Figures leave the page while Material's search plugin reads it (``hooks:`` in mkdocs.yml).
+"""Figures leave the page while Material's search plugin reads it.
 
 Every figure is ``<figure class="tf-figure…" data-search-exclude>`` (transformer_figures.html): its heat-table
 cells and SVG labels must not become search text. The search plugin honours the attribute, but only after its
 HTML parser has walked every tag inside — about 56,000 tags on this site, a second of a clean build spent
 producing nothing. So the figures are swapped for numbered comments once the page's HTML is final
-(``on_page_content``, after every other handler) and put back as soon as the search plugin has indexed the page
-(``on_page_context``, after the plugin). The index is the same either way (tests/site/test_search_skip.py).
+(:func:`take_out`, after every other step of the page's content) and put back as soon as the search plugin has
+indexed the page (:func:`put_back`, after the plugin). The index is the same either way
+(tests/site/test_search_skip.py).
 """
 
 from __future__ import annotations
 
 import re
 
-from mkdocs.exceptions import PluginError
-from mkdocs.plugins import event_priority
+from transformer_site.failures import BuildError
 
 _FIGURE = re.compile(r'<figure class="tf-figure[^"]*" data-search-exclude[^>]*>.*?</figure>', re.S)
 _PLACEHOLDER = "<!-- tf-search-skip {} -->"
 _PLACEHOLDER_PATTERN = re.compile(r"<!-- tf-search-skip (\d+) -->")
-_stashed: dict[str, list[str]] = {}  # page file → its figures, between the two events
 
 
 def take_out(html: str) -> tuple[str, list[str]]:
@@ -36,21 +35,7 @@ def put_back(html: str, figures: list[str], where: str) -> str:
     """Undo :func:`take_out`; every figure must come back exactly once."""
     found = [int(number) for number in _PLACEHOLDER_PATTERN.findall(html)]
     if sorted(found) != list(range(len(figures))):
-        raise PluginError(
+        raise BuildError(
             f"search_skip: {where}: {len(figures)} figures were set aside, {len(found)} placeholders remain"
         )
     return _PLACEHOLDER_PATTERN.sub(lambda m: figures[int(m.group(1))], html)
-
-
-@event_priority(-100)  # last: the page's HTML is final
-def on_page_content(html: str, page, **kwargs) -> str:
-    html, figures = take_out(html)
-    _stashed[page.file.src_uri] = figures
-    return html
-
-
-@event_priority(-100)  # after Material's search plugin (priority 0) has indexed page.content
-def on_page_context(context, page, **kwargs):
-    figures = _stashed.pop(page.file.src_uri, [])
-    page.content = put_back(page.content, figures, page.file.src_uri)
-    return context
