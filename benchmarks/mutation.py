@@ -96,7 +96,7 @@ SEEN_NUMBER = re.compile(r"(?<![A-Za-z0-9_.§])(?:\d+\.\d+|\d{2,})(?![0-9])")
 
 def seen_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` holds what a reader sees: prose, tables and math, and of each token only its shown part."""
-    from transformer_site.checked.syntax import find_checked_numbers, scan
+    from transformer_site.page.tokens import find_checked_numbers, scan
 
     spans = [(r.start, r.end) for r in scan(text) if r.kind in ("text", "math")]
     tokens = find_checked_numbers(text, "page.md")
@@ -128,8 +128,8 @@ def seen_number_mutants(docs: Path = REPO / "docs") -> tuple[int, int, list[str]
     """(killed, total, survivors, pages skipped) over every number a reader sees on every page."""
     sys.path.insert(0, str(REPO / "src"))
     from transformer_site.checked import check, find_checked_numbers, lint_text, verify
-    from transformer_site.checked.syntax import LineIndex
     from transformer_site.checked.verify import display_path, markdown_files, read_page
+    from transformer_site.page.tokens import LineIndex
 
     verify.evaluate = cache(verify.evaluate) if not hasattr(verify.evaluate, "cache_info") else verify.evaluate
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from transformer_site.checked.verify import display_path
 from transformer_site.execution.blocks import BlockRun
 from transformer_site.failures import Failures
 from transformer_site.incremental import Change
 from transformer_site.notebooks.export import NotebookBuild
 from transformer_site.notebooks.lab import LabBuild
+from transformer_site.page import Page
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Build:
     stages: dict[str, str | None] = field(default_factory=dict)  # page → the stage of the block it declares
     rendered: set[str] = field(default_factory=set)  # the URLs of the pages this build rendered
     set_aside: dict[str, list[str]] = field(default_factory=dict)  # page → its figures, while search reads it
+    pages: dict[str, Page] = field(default_factory=dict)  # page → its model, read once
 
     @classmethod
     def start(cls, settings: Settings) -> Build:
@@ -51,6 +54,12 @@ class Build:
             settings, failures, BlockRun.for_build(settings.project, settings.docs_dir, failures),
             LabBuild.for_build(settings.project),
         )  # fmt: skip
+
+    def page(self, uri: str, source: Path) -> Page:
+        """The model of the page ``uri`` (relative to docs/), read from ``source`` the first time it is asked for."""
+        if uri not in self.pages:
+            self.pages[uri] = Page.read(source, display_path(source, self.settings.project))
+        return self.pages[uri]
 
     @property
     def docs(self) -> str:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +35,6 @@ log = logging.getLogger("mkdocs.plugins.transformer_site.incremental")
 
 WATCHED = ("docs", "src", "snippets", "overrides", "mkdocs.yml")
 _DIRTY_WARNING = "A 'dirty' build is being performed"
-_LAB_HEADER = re.compile(r"\A---\s*\n(?:.*\n)*?\s*jupytext:", re.MULTILINE)
 
 
 @dataclass
@@ -166,12 +164,13 @@ def pages_reading_docs(project: Path, docs_root: Path) -> set[str]:
     """Pages (docs-relative) with an executed block whose snippet names a path under the docs folder."""
     from transformer_site.execution.blocks import find_executed_blocks
     from transformer_site.execution.cache import named_paths
+    from transformer_site.page import Page
 
     readers = set()
-    for page in docs_root.rglob("*.md"):
-        uri = page.relative_to(docs_root).as_posix()
+    for file in docs_root.rglob("*.md"):
+        uri = file.relative_to(docs_root).as_posix()
         try:
-            blocks = find_executed_blocks(page.read_text(encoding="utf-8"), uri, docs_root)
+            blocks = find_executed_blocks(Page.read(file), uri, docs_root)
         except ValueError:
             readers.add(uri)  # the build reports it; rebuild the page so that it does
             continue
@@ -212,8 +211,10 @@ def before_build(loop: ServeLoop, project: Path, docs_root: Path, site_dir: Path
     return change
 
 
-def _is_lab(page: Path) -> bool:
-    return page.is_file() and bool(_LAB_HEADER.match(page.read_text(encoding="utf-8")))
+def _is_lab(file: Path) -> bool:
+    from transformer_site.page import Page
+
+    return file.is_file() and Page.read(file).is_lab
 
 
 def _outputs(site_dir: Path, page: str) -> list[Path]:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from transformer_site import environment, incremental
 from transformer_site.build import Build, Settings
-from transformer_site.checked.render import render_checked_numbers, source_line_offset
+from transformer_site.checked.render import render_page
 from transformer_site.course import glossary
 from transformer_site.course import map as course_map
 from transformer_site.execution import blocks
@@ -41,7 +41,7 @@ from transformer_site.exercises import render as exercises
 from transformer_site.failures import BuildError
 from transformer_site.notebooks import export as notebooks
 from transformer_site.notebooks import lab
-from transformer_site.page_model import SiteFiles, SiteMap
+from transformer_site.page import Page, SiteFiles, SiteMap
 from transformer_site.publishing import api_docs, linebreaks, reproducible, site_dir
 from transformer_site.search import japanese, skip
 
@@ -79,8 +79,6 @@ class PageText:
     uri: str  # relative to docs/: notes/03-attention.md
     url: str  # where it is served: notes/03-attention/
     source: Path | None  # its file (None: a page made by the build)
-    meta: dict  # its front matter, as the builder read it
-    original: str  # its Markdown as the builder read it (front matter removed)
     text: str
     site: SiteMap
     headings: list[dict] | None = field(default=None)  # set by a step that made the table of contents itself
@@ -117,39 +115,44 @@ def collect_failures(build: Build, event: Config) -> None:
 
 def execute_labs(build: Build, event: FileList) -> None:
     settings = build.settings
-    lab.execute_labs(build.labs, event.files, build.docs, settings.use_directory_urls, build.failures)
+    lab.execute_labs(build.labs, event.files, build.page, settings.use_directory_urls, build.failures)
 
 
 def plan_notebooks(build: Build, event: FileList) -> None:
     settings = build.settings
     build.notebooks = notebooks.plan(
-        event.files, settings.project, build.docs, settings.site_url, settings.repo_url, build.labs.downloads()
-    )
+        event.files, build.page, settings.project, build.docs, settings.site_url, settings.repo_url,
+        build.labs.downloads(),
+    )  # fmt: skip
+
+
+def _model(build: Build, page: PageText) -> Page | None:
+    """The page's model; None for a page the build made itself, or one rendered from a notebook (a lab)."""
+    if page.source is None or page.uri in build.labs.labs:
+        return None
+    return build.page(page.uri, page.source)
 
 
 def register_blocks(build: Build, page: PageText) -> None:
-    first_line = 1 + source_line_offset(page.original, page.source)
-    page.text = blocks.register_page(build.blocks, page.text, page.uri, first_line)
+    if (model := _model(build, page)) is not None:
+        page.text = blocks.register_page(build.blocks, model, page.text, page.uri)
 
 
 def render_numbers(build: Build, page: PageText) -> None:
-    page.text = render_checked_numbers(
-        page.text, page.source, root=build.settings.project, original=page.original, page_uri=page.uri,
-        failures=build.failures, baseline=build.blocks.state_baseline(),
-    )  # fmt: skip
+    if (model := _model(build, page)) is not None:
+        page.text = render_page(
+            model, page.text, model.body_index, page.uri, build.failures, build.blocks.state_baseline()
+        )
 
 
 def render_questions(build: Build, page: PageText) -> None:
-    page.text = exercises.render_page(
-        page.text, page.original, page.source, root=build.settings.project, failures=build.failures,
-        baseline=build.blocks.state_baseline(),
-    )  # fmt: skip
+    if (model := _model(build, page)) is not None:
+        page.text = exercises.render_page(model, page.text, build.failures, build.blocks.state_baseline())
 
 
 def declare_stage(build: Build, page: PageText) -> None:
-    if page.source is not None:
-        stage = course_map.declared_stage(page.uri, page.meta, page.source, build.settings.project, build.failures)
-        build.stages[page.uri] = stage
+    if (model := _model(build, page)) is not None:
+        build.stages[page.uri] = course_map.declared_stage(model, page.uri, build.settings.project, build.failures)
 
 
 def fill_glossary(build: Build, page: PageText) -> None:
@@ -158,7 +161,11 @@ def fill_glossary(build: Build, page: PageText) -> None:
 
 
 def draw_course(build: Build, page: PageText) -> None:
-    page.text = course_map.render(page.text, page.uri, build.stages.get(page.uri), page.site, build.failures)
+    def model(target: str) -> Page | None:
+        source = page.site.source(target)
+        return build.page(target, source) if source is not None else None
+
+    page.text = course_map.render(page.text, page.uri, build.stages.get(page.uri), page.site, model, build.failures)
 
 
 def finish_lab(build: Build, page: PageText) -> None:

@@ -49,10 +49,11 @@ def _pipeline():
 
 
 class FilesSiteMap:
-    """The site's pages as MkDocs' files (``transformer_site.page_model.SiteMap``)."""
+    """The site's pages as MkDocs' files (``transformer_site.page.SiteMap``). ``markdown``: the Markdown file of a
+    page that MkDocs renders from another file (a lab, from its executed notebook)."""
 
-    def __init__(self, files: Files):
-        self.files = files
+    def __init__(self, files: Files, markdown: dict[str, str] | None = None):
+        self.files, self.markdown = files, markdown or {}
 
     def relative_url(self, target: str, from_page: str) -> str | None:
         file, page = self.files.get_file_from_path(target), self.files.get_file_from_path(from_page)
@@ -65,15 +66,18 @@ class FilesSiteMap:
         return file.page.title if file is not None and file.page is not None and file.page.title else None
 
     def source(self, target: str) -> Path | None:
+        if target in self.markdown:
+            return Path(self.markdown[target])
         file = self.files.get_file_from_path(target)
         return Path(file.abs_src_path) if file is not None and file.abs_src_path else None
 
 
 class FilesView:
-    """MkDocs' files while they are gathered (``transformer_site.page_model.SiteFiles``)."""
+    """MkDocs' files while they are gathered (``transformer_site.page.SiteFiles``). ``swapped``: what it renders a
+    page from instead of its Markdown (recorded for ``on_nav``), and ``markdown`` that Markdown file."""
 
-    def __init__(self, files: Files, config, swapped: dict[str, str]):
-        self.files, self.config, self.swapped = files, config, swapped
+    def __init__(self, files: Files, config, swapped: dict[str, str], markdown: dict[str, str]):
+        self.files, self.config, self.swapped, self.markdown = files, config, swapped, markdown
 
     def pages(self) -> list[tuple[str, Path | None]]:
         return [
@@ -96,7 +100,9 @@ class FilesView:
         self._file(uri).content_bytes = content
 
     def render_from(self, uri: str, source: Path) -> None:
-        self._file(uri).abs_src_path = str(source)  # mkdocs-jupyter renders this; src_uri stays the .md
+        file = self._file(uri)
+        self.markdown[uri] = file.abs_src_path
+        file.abs_src_path = str(source)  # mkdocs-jupyter renders this; src_uri stays the .md
         self.swapped[uri] = str(source)
 
     def _file(self, uri: str) -> File:
@@ -108,10 +114,7 @@ class FilesView:
 
 def _page_text(page, text: str, site: FilesSiteMap | None):
     source = Path(page.file.abs_src_path) if page.file.abs_src_path else None
-    return _pipeline().PageText(
-        uri=page.file.src_uri, url=page.url, source=source, meta=page.meta or {}, original=page.markdown or "",
-        text=text, site=site,
-    )  # fmt: skip
+    return _pipeline().PageText(uri=page.file.src_uri, url=page.url, source=source, text=text, site=site)
 
 
 def _settings(config):
@@ -153,6 +156,7 @@ class SitePlugin(BasePlugin):
         self.build = None  # transformer_site.build.Build, made on the first config step
         self.config_seen = None
         self.swapped: dict[str, str] = {}  # lab page → the executed notebook it is rendered from
+        self.markdown: dict[str, str] = {}  # lab page → its Markdown file
 
     def _run(self, pipeline, event: str, when: int, *args, **kwargs):
         steps = pipeline.steps(event, when)
@@ -173,12 +177,12 @@ class SitePlugin(BasePlugin):
             return config
         if event == "files":
             files = args[0]
-            payload = pipeline.FileList(FilesView(files, kwargs["config"], self.swapped))
+            payload = pipeline.FileList(FilesView(files, kwargs["config"], self.swapped, self.markdown))
             for step in steps:
                 step(self.build, payload)
             return files
         if event in ("page_markdown", "page_content"):
-            page = _page_text(kwargs["page"], args[0], FilesSiteMap(kwargs["files"]))
+            page = _page_text(kwargs["page"], args[0], FilesSiteMap(kwargs["files"], self.markdown))
             for step in steps:
                 step(self.build, page)
             if event == "page_markdown":  # the page's stage of the block, for the theme as well

@@ -13,17 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from transformer_site.checked.verify import display_path, markdown_files, read_page
-from transformer_site.exercises.syntax import check_answer, find_exercises
+from transformer_site.checked.verify import pages
+from transformer_site.exercises.render import check_answer
 
 ROOT = Path(os.environ.get("CHECKED_NUMBERS_ROOT", Path(__file__).resolve().parents[2]))
 
 
 def _questions():
     found = []
-    for path in markdown_files([ROOT / "docs"]):
-        exercises, _ = find_exercises(read_page(path), display_path(path, ROOT))
-        found += exercises
+    for page in pages([ROOT / "docs"], ROOT):
+        if page.exercise_error is not None:
+            raise page.exercise_error
+        found += page.exercises
     return found
 
 

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from transformer_site.execution import blocks as executed
+from transformer_site.page import Page
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -19,8 +20,8 @@ def steps():
     from transformer_site.publishing.site_dir import drop_source_maps
 
     return SimpleNamespace(
-        find_executed_blocks=executed.find_executed_blocks,
-        with_derived_ids=executed.with_derived_ids,
+        find_executed_blocks=lambda text, uri: executed.find_executed_blocks(Page(text, f"docs/{uri}"), uri),
+        with_derived_ids=lambda text, blocks: executed.with_derived_ids(text, 0, blocks),
         drop_source_maps=drop_source_maps,
     )
 

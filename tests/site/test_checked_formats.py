@@ -14,7 +14,7 @@ from transformer_math.configs import BERT_BASE, TRANSFORMER_BASE
 from transformer_math.counting import bert_params, transformer_params
 from transformer_math.masking import MLM_SELECT_RATE
 from transformer_site.checked import check, find_checked_numbers, parse_literal
-from transformer_site.checked.formats import literal_value
+from transformer_site.page.formats import literal_value
 
 S1 = preset_trace(1)
 BERT = bert_params(BERT_BASE).total

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from transformer_site.checked import code_names
-from transformer_site.checked.verify import display_path, markdown_files, read_page
+from transformer_site.checked.verify import display_path, markdown_files
+from transformer_site.page import Page
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [p for p in markdown_files([ROOT / "docs"]) if code_names.is_lesson_page(display_path(p, ROOT))]
@@ -19,6 +20,6 @@ PAGES = [p for p in markdown_files([ROOT / "docs"]) if code_names.is_lesson_page
 @pytest.mark.parametrize("page", PAGES, ids=[display_path(p, ROOT) for p in PAGES])
 def test_lesson_blocks_print_no_code_name(page, monkeypatch):
     monkeypatch.chdir(ROOT)
-    found = code_names.in_blocks(read_page(page), display_path(page, ROOT))
+    found = code_names.in_blocks(Page.read(page, display_path(page, ROOT)))
     if found:
         pytest.fail("\n".join(map(str, found)), pytrace=False)

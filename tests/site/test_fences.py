@@ -1,4 +1,4 @@
-from transformer_site.page_model import find_fences
+from transformer_site.page.fences import find_fences
 
 PAGE = """# ページ
 
@@ -50,8 +50,8 @@ def test_a_fence_in_a_blockquote_and_a_backtick_line_that_is_inline_code():
 
 
 def test_the_checked_number_reader_skips_exactly_the_fences_the_hook_finds():
-    from transformer_site.checked.syntax import find_checked_numbers
-    from transformer_site.page_model import fence_spans
+    from transformer_site.page.fences import fence_spans
+    from transformer_site.page.tokens import find_checked_numbers
 
     text = "\n".join(PAGE) + "\n> ```\n> {{ 9 = s1.x }}\n> ```\n\n```a``` {{ 3 = s1.y }}\n\n{{ 4 = s1.z }}\n"
     spans = fence_spans(text)

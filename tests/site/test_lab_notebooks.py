@@ -19,6 +19,7 @@ from transformer_site.execution.cache import DependencyGraph, find_src_root
 from transformer_site.notebooks import lab as lab_notebooks
 from transformer_site.notebooks import lab_css
 from transformer_site.notebooks.lab import Lab
+from transformer_site.page import Page
 
 REPO = Path(__file__).resolve().parents[2]
 LAB = REPO / "docs" / "backprop" / "05-lab.md"
@@ -54,7 +55,7 @@ def test_the_readers_copy_has_bare_literals():
     text = (
         "損失は {{ 4.72 = backprop.lab.run().initial_loss }} から $L = {{ 0.138 = backprop.lab.run().final_loss }}$。"
     )
-    assert lab_notebooks.plain_literals(text, "docs/x.md") == "損失は 4.72 から $L = 0.138$。"
+    assert lab_notebooks.plain_literals(Page(text, "docs/x.md")) == "損失は 4.72 から $L = 0.138$。"
 
 
 def test_toc_tokens_nest_by_level():
@@ -100,7 +101,7 @@ def test_the_download_sits_beside_the_page():
 def test_code_cells_are_found_at_their_lines():
     text = LAB.read_text(encoding="utf-8")
     notebook = jupytext.reads(text, fmt="md")
-    lines = lab_notebooks.code_cell_lines(text, notebook)
+    lines = lab_notebooks.code_cell_lines(Page(text, "docs/backprop/05-lab.md"), notebook)
     source_lines = text.split("\n")
     assert len(lines) == len(lab_notebooks.code_cells(notebook)) and all(lines)
     assert all(source_lines[n - 1].startswith("```python") for n in lines)
@@ -114,9 +115,7 @@ def test_the_key_follows_the_code_cells_and_the_numbers_expressions():
     # the lab's own key: its code cells import training and the figures; its numbers read backprop.lab
     cache = lab_notebooks.LabCache(REPO, None)
     lab = Lab(LAB, "backprop/05-lab.md", "docs/backprop/05-lab.md")
-    from transformer_site.checked import find_checked_numbers
-
-    numbers = find_checked_numbers(lab.text, lab.shown)
+    numbers = lab.page.tokens
     closure = set(graph.closure("\n".join(c.source for c in lab_notebooks.code_cells(jupytext.reads(lab.text, "md")))))
     assert {"transformer_math.training", "transformer_math.backward", "transformer_figures.backprop_figs"} <= closure
     assert cache.key(lab, numbers) == cache.key(lab, numbers)  # deterministic

@@ -15,7 +15,6 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from transformer_site.checked.syntax import find_checked_numbers
 from transformer_site.notebooks.export import (
     _src_sections_as_comments,
     download_button,
@@ -24,6 +23,8 @@ from transformer_site.notebooks.export import (
     split_page,
 )
 from transformer_site.notebooks.setup import SiteInfo
+from transformer_site.page import Page
+from transformer_site.page.tokens import find_checked_numbers
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p for p in (ROOT / "docs").rglob("*.md") if "assets" not in p.parts)
@@ -37,7 +38,7 @@ def _rel(page: Path) -> str:
 def _notebooks() -> dict[str, nbformat.NotebookNode]:
     out = {}
     for page in PAGES:
-        notebook = page_notebook(page.read_text(encoding="utf-8"), _rel(page), ROOT)
+        notebook = page_notebook(Page.read(page, _rel(page)), ROOT)
         if notebook is not None:
             out[_rel(page)] = notebook
     return out
@@ -52,7 +53,7 @@ def test_every_page_with_executed_code_has_a_notebook():
 @pytest.mark.parametrize("page", PAGES, ids=_rel)
 def test_code_cells_are_the_snippets_and_numbers_are_literals(page: Path):
     source = page.read_text(encoding="utf-8")
-    notebook = page_notebook(source, _rel(page), ROOT)
+    notebook = page_notebook(Page(source, _rel(page)), ROOT)
     if notebook is None:
         pytest.skip("page runs no code")
     code = "\n".join(c.source for c in notebook.cells if c.cell_type == "code")
@@ -77,7 +78,7 @@ def test_split_page_keeps_order_indentation_and_shown_fences(tmp_path: Path):
         '    ```python exec="on" html="on" id="t-a"\n    --8<-- "snippets/a.py"\n    ```\n\n'
         "```python\nshown_only = 1\n```\n\n後書き\n"
     )
-    parts = split_page(page, "docs/t.md", tmp_path)
+    parts = split_page(Page(page, "docs/t.md"), tmp_path)
     assert [p.kind for p in parts] == ["markdown", "code", "markdown"]
     assert "値は 0.50 です" in parts[0].text and "{{" not in parts[0].text
     assert (parts[1].text, parts[1].output) == ("print('<b>a</b>')", "html")
@@ -87,7 +88,7 @@ def test_split_page_keeps_order_indentation_and_shown_fences(tmp_path: Path):
 def test_missing_snippet_names_page_and_line(tmp_path: Path):
     page = '# 題\n\n```python exec="on" id="x"\n--8<-- "snippets/none.py"\n```\n'
     with pytest.raises(ValueError, match=r"docs/t\.md:3: .*snippets/none\.py"):
-        split_page(page, "docs/t.md", tmp_path)
+        split_page(Page(page, "docs/t.md"), tmp_path)
 
 
 def test_download_link_is_relative_to_the_page():
@@ -98,7 +99,7 @@ def test_download_link_is_relative_to_the_page():
 
 def test_generation_is_deterministic():
     page = next(p for p in PAGES if _EXEC_FENCE.search(p.read_text(encoding="utf-8")))
-    first, second = (nbformat.writes(page_notebook(page.read_text(encoding="utf-8"), _rel(page), ROOT)) for _ in "12")
+    first, second = (nbformat.writes(page_notebook(Page.read(page, _rel(page)), ROOT)) for _ in "12")
     assert first == second
 
 
@@ -158,10 +159,10 @@ def _site() -> SiteInfo:
 
 @pytest.mark.parametrize("page", PAGES, ids=_rel)
 def test_questions_are_in_the_notebook_with_folded_solutions(page: Path):
-    from transformer_site.exercises.syntax import find_exercises
+    from transformer_site.page.exercises import find_exercises
 
     source = page.read_text(encoding="utf-8")
-    notebook = page_notebook(source, _rel(page), ROOT)
+    notebook = page_notebook(Page(source, _rel(page)), ROOT)
     exercises, _ = find_exercises(source, _rel(page))
     if notebook is None or not exercises:
         pytest.skip("no notebook or no questions")
@@ -177,7 +178,7 @@ def test_questions_are_in_the_notebook_with_folded_solutions(page: Path):
 
 def test_links_point_to_the_site_and_the_setup_cell_installs_the_served_wheel():
     page = ROOT / "docs/notes/03-attention.md"
-    notebook = page_notebook(page.read_text(encoding="utf-8"), _rel(page), ROOT, _site())
+    notebook = page_notebook(Page.read(page, _rel(page)), ROOT, _site())
     markdown = "\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
     assert not re.search(r"\]\([^)]*\.md[)#]", markdown), "a link still points to a .md file"
     assert "](https://example.org/book/notes/04-concat/)" in markdown
@@ -190,7 +191,7 @@ def test_links_point_to_the_site_and_the_setup_cell_installs_the_served_wheel():
 
 def test_a_page_that_needs_pytorch_and_the_pages_gets_them_in_its_setup_cell():
     page = ROOT / "docs/notes/09-accuracy.md"
-    setup = page_notebook(page.read_text(encoding="utf-8"), _rel(page), ROOT, _site()).cells[1].source
+    setup = page_notebook(Page.read(page, _rel(page)), ROOT, _site()).cells[1].source
     assert '%pip install -q "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu' in setup
     assert "transformer-anatomy[docs,figures] @" in setup  # the checked-number count reads the site's tools
     assert "https://example.org/book/wheels/abc123/files.zip" in setup  # … and the pages (docs/)
@@ -227,7 +228,7 @@ def test_the_build_outputs_are_attached_without_running_anything():
         seen.append(code)
         return f"<p>output {len(seen)}</p>"
 
-    notebook = page_notebook(page.read_text(encoding="utf-8"), _rel(page), ROOT, _site(), outputs)
+    notebook = page_notebook(Page.read(page, _rel(page)), ROOT, _site(), outputs)
     shown = [c for c in notebook.cells if c.cell_type == "code" and c.outputs]
     assert len(shown) == len(seen) > 0
     assert shown[0].outputs[0]["data"]["text/html"] == "<p>output 1</p>"

@@ -1,6 +1,6 @@
 """確認問題: the ``!!! exercise`` syntax, its errors (``page.md:line``), its markup, and what the build does with it.
 
-Reading and checking a question needs no build (``transformer_site.exercises.syntax``); the last tests build a tiny
+Reading and checking a question needs no build (``page.exercises``, ``exercises.render``); the last tests build a tiny
 project with the real configuration: a good page gets the markup the browser script drives, and a page with the
 three mistakes the issue names — no computed answer, a number question whose answer is not a number, a right
 option that is not among the options — fails the strict build, each named by its page and line.
@@ -16,7 +16,8 @@ import pytest
 from tiny_project import run_build, write_tiny_project
 
 from transformer_site.exercises.html import exercise_markdown
-from transformer_site.exercises.syntax import ExerciseError, check_answer, find_exercises
+from transformer_site.exercises.render import check_answer
+from transformer_site.page.exercises import ExerciseError, find_exercises
 
 ROOT = Path(__file__).resolve().parents[2]
 

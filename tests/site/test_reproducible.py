@@ -23,6 +23,7 @@ from project_export import COMMIT_DATE, copy_sources, export, finish, start_buil
 
 from transformer_site.execution.blocks import find_executed_blocks
 from transformer_site.execution.cache import DependencyGraph
+from transformer_site.page import Page
 
 pytestmark = pytest.mark.build
 
@@ -109,7 +110,7 @@ def blocks_by_id(project: Path) -> dict[str, str]:
     code = {}
     for page in sorted((project / "docs").rglob("*.md")):
         relative = page.relative_to(project / "docs").as_posix()  # ids derive from the docs-relative path
-        for block in find_executed_blocks(page.read_text(encoding="utf-8"), relative):
+        for block in find_executed_blocks(Page.read(page), relative):
             code[block.block_id] = "".join((project / s).read_text(encoding="utf-8") for s in block.snippets)
     return code
 

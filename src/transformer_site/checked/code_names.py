@@ -32,9 +32,9 @@ from html.parser import HTMLParser
 from pathlib import PurePosixPath
 from typing import ClassVar
 
-from transformer_site.page_model import fence_spans
-
-from .syntax import LineIndex, find_checked_numbers, scan
+from transformer_site.page import Page
+from transformer_site.page.fences import INCLUDE, fence_spans
+from transformer_site.page.tokens import LineIndex, find_checked_numbers, scan
 
 ENFORCED = False  # True: `lint` fails on a code name in a lesson page (flip when `lint --code-names` finds none)
 
@@ -279,11 +279,9 @@ def in_output(output: str, path: str, line: int) -> list[CodeName]:
 # ------------------------------------------------------------------------------ running a page's blocks (lint)
 
 
-def page_blocks(text: str) -> Iterator[tuple[int, str]]:
+def page_blocks(page: Page) -> Iterator[tuple[int, str]]:
     """``(line, code)`` of each executed block of a page, its snippet files included as the build includes them."""
-    from transformer_site.page_model import INCLUDE, find_fences
-
-    for fence in find_fences(text.split("\n")):
+    for fence in page.fences:
         if fence.executed:
             lines = []
             for body_line in fence.body:
@@ -323,13 +321,14 @@ def run_block(code: str, label: str) -> str:
     return cache.run(code, render, label)
 
 
-def in_blocks(text: str, path: str) -> list[CodeName]:
+def in_blocks(page: Page) -> list[CodeName]:
     """Code names in what the executed blocks of a lesson page print (each block is run; see ``run_block``).
     A block that fails is the build's to report: here it is a RuntimeError naming page:line."""
+    path = page.path
     if not is_lesson_page(path):
         return []
     found = []
-    for line, code in page_blocks(text):
+    for line, code in page_blocks(page):
         try:
             output = run_block(code, f"{path}:{line}")
         except Exception as exc:
@@ -341,13 +340,12 @@ def in_blocks(text: str, path: str) -> list[CodeName]:
 def find(paths, root=None, pages: bool = True, figures: bool = False) -> list[CodeName]:
     """Code names in the lesson pages among ``paths`` (files or folders): in their text and tooltip labels
     (``pages``) and in what their blocks print (``figures``: the blocks are run)."""
-    from .verify import display_path, markdown_files, read_page
+    from .verify import pages as read_pages
 
     found = []
-    for page in markdown_files(paths):
-        text, shown = read_page(page), display_path(page, root)
+    for page in read_pages(paths, root):
         if pages:
-            found += in_page(text, shown)
+            found += in_page(page.text, page.path)
         if figures:
-            found += in_blocks(text, shown)
+            found += in_blocks(page)
     return found

@@ -21,10 +21,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from transformer_site.page import Page
+from transformer_site.page.tokens import CHECKED_TOKEN, MARKER_KINDS, is_candidate
+from transformer_site.page.tokens import LineIndex as _LineIndex
+
 from . import code_names
-from .syntax import CHECKED_TOKEN, MARKER_KINDS, find_checked_numbers, is_candidate, scan
-from .syntax import LineIndex as _LineIndex
-from .verify import check, display_path, markdown_files, read_page
+from .verify import check, pages
 
 UNCITED_NUMBER = re.compile(
     r"""
@@ -65,9 +67,15 @@ class LintProblem:
 
 
 def lint_text(text: str, path: str) -> list[LintProblem]:
+    """Uncited numbers, malformed tokens and wrong section numbers in one page's text."""
+    return lint_page(Page(text, path))
+
+
+def lint_page(page: Page) -> list[LintProblem]:
     """Uncited numbers, malformed tokens and wrong section numbers in one page."""
+    text, path = page.text, page.path
     lines = _LineIndex(text)
-    tokens = find_checked_numbers(text, path)
+    tokens = page.tokens
     problems = [LintProblem(n.path, n.line, n.literal, n.problem) for n in tokens if n.problem]
     # Claims, markers and citations are cheap to check (data of §10, one boolean): the lint checks them too, so a
     # claim that is not a truth value, a marker its source contradicts or an unknown reference fails here as well.
@@ -79,7 +87,7 @@ def lint_text(text: str, path: str) -> list[LintProblem]:
                 problems.append(LintProblem(token.path, token.line, token.literal, message))
     for claim in (n for n in tokens if n.kind == "claim" and not n.problem):
         problems += _uncited(claim.literal, lambda offset, c=claim: c.line, path, constants=False)
-    for region in scan(text):
+    for region in page.regions:
         if region.kind not in ("text", "math"):
             continue
         chunk = text[region.start : region.end]
@@ -90,7 +98,7 @@ def lint_text(text: str, path: str) -> list[LintProblem]:
                 problems.append(LintProblem(path, lines.line(region.start + m.start()), "$", _STRAY_DOLLAR_MESSAGE))
             problems += _sections(chunk, region.start, lines, path)
         problems += _uncited(chunk, lambda offset, r=region: lines.line(r.start + offset), path)
-    problems += _section_links(text, lines, path)
+    problems += _section_links(page, lines)
     if code_names.ENFORCED:  # a lesson page names no module, file, function, test or tool (code_names)
         problems += [LintProblem(c.path, c.line, c.name, c.message) for c in code_names.in_page(text, path)]
     return sorted(problems, key=lambda p: p.line)
@@ -134,9 +142,10 @@ def _sections(chunk: str, start: int, lines: _LineIndex, path: str) -> list[Lint
     return problems
 
 
-def _section_links(text: str, lines: _LineIndex, path: str) -> list[LintProblem]:
+def _section_links(page: Page, lines: _LineIndex) -> list[LintProblem]:
     """``[§3 …](03-attention.md)``: the page linked is that section's."""
-    code = [(r.start, r.end) for r in scan(text) if r.kind in ("code", "comment")]
+    text, path = page.text, page.path
+    code = [(r.start, r.end) for r in page.regions if r.kind in ("code", "comment")]
     problems = []
     for m in _SECTION_LINK.finditer(text):
         if any(a <= m.start() < b for a, b in code):
@@ -158,8 +167,8 @@ def summary(paths: Iterable[str | os.PathLike], root: str | os.PathLike | None =
 
     kinds: Counter = Counter()
     markers: Counter = Counter()
-    for page in markdown_files(paths):
-        for token in find_checked_numbers(read_page(page), display_path(page, root)):
+    for page in pages(paths, root):
+        for token in page.tokens:
             if token.problem:
                 continue
             kinds[token.kind] += 1
@@ -173,7 +182,4 @@ def summary(paths: Iterable[str | os.PathLike], root: str | os.PathLike | None =
 
 
 def lint_paths(paths: Iterable[str | os.PathLike], root: str | os.PathLike | None = None) -> list[LintProblem]:
-    problems: list[LintProblem] = []
-    for page in markdown_files(paths):
-        problems.extend(lint_text(read_page(page), display_path(page, root)))
-    return problems
+    return [problem for page in pages(paths, root) for problem in lint_page(page)]

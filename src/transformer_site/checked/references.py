@@ -72,7 +72,7 @@ def marker_source_problem(literal: str, marker: str, key: str | None, locator: s
 
 def _same_figure(literal: str, figure: float) -> bool:
     """The literal is the recorded figure, written with as many decimals as the literal shows."""
-    from transformer_site.checked.formats import literal_value, parse_literal
+    from transformer_site.page.formats import literal_value, parse_literal
 
     fmt = parse_literal(literal)
     return fmt.format(figure) == literal or Decimal(str(literal_value(literal))) == Decimal(str(figure))

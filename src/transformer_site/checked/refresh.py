@@ -11,8 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .syntax import find_checked_numbers
-from .verify import check, display_path, markdown_files, read_page
+from transformer_site.page import Page
+
+from .verify import check, markdown_files, pages
 
 
 @dataclass(frozen=True)
@@ -27,9 +28,15 @@ class Change:
 
 def refresh_text(text: str, path: str) -> tuple[str, list[Change], list[str]]:
     """(new text, changes, errors that refresh cannot fix)."""
+    return refresh_page(Page(text, path))
+
+
+def refresh_page(page: Page) -> tuple[str, list[Change], list[str]]:
+    """(the page's new text, changes, errors that refresh cannot fix)."""
+    text = page.text
     pieces, changes, errors = [], [], []
     pos = 0
-    for number in find_checked_numbers(text, path):
+    for number in page.tokens:
         outcome = check(number)
         if outcome.ok:
             continue
@@ -49,11 +56,10 @@ def refresh_paths(
 ) -> tuple[list[Change], list[str]]:
     """Rewrite every page under ``paths`` that has stale literals; returns (changes, errors)."""
     all_changes, all_errors = [], []
-    for page in markdown_files(paths):
-        text = read_page(page)
-        new_text, changes, errors = refresh_text(text, display_path(page, root))
+    for file, page in zip(markdown_files(paths), pages(paths, root), strict=True):
+        new_text, changes, errors = refresh_page(page)
         if changes:
-            with open(Path(page), "w", encoding="utf-8", newline="") as f:
+            with open(Path(file), "w", encoding="utf-8", newline="") as f:
                 f.write(new_text)
         all_changes.extend(changes)
         all_errors.extend(errors)

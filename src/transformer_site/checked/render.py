@@ -5,10 +5,10 @@ label, then the full-precision value, then the expression); a checked claim beco
 of span (the tooltip says what is computed and that it holds); a marker becomes its literal; a citation becomes
 the link ``[1, §3.5]`` to its entry of §10, and an entry line of §10 the entry itself.
 
-The ``checked_numbers`` hook's ``on_page_markdown`` calls ``render_checked_numbers``. A stale or broken number
-is reported through ``transformer_site.failures`` (an error, shown with ``-q`` too, and the build fails at its
-end, with every bad number of every page listed, each as ``page.md:line: …``); the page still renders with
-the quoted literal, but is never published.
+The build renders each page's tokens (``Page.tokens``) with :func:`render_page`. A stale or broken number is
+reported to the build's ``Failures`` (an error, shown with ``-q`` too, and the build fails at its end, with every
+bad number of every page listed, each as ``page.md:line: …``); the page still renders with the quoted literal,
+but is never published.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from pathlib import Path
 
 from transformer_site.execution.isolation import StateBaseline
 from transformer_site.failures import Failures
+from transformer_site.page import Page
+from transformer_site.page.formats import full_value
+from transformer_site.page.tokens import CheckedNumber
 
-from .formats import full_value
-from .syntax import CheckedNumber, find_checked_numbers
-from .verify import check, display_path, read_page
+from .verify import check, display_path
 
 log = logging.getLogger("mkdocs.plugins.transformer_site.checked")
 
@@ -68,66 +69,90 @@ def _span(number: CheckedNumber, value: int | float | None, stale: bool) -> str:
     )
 
 
-def source_line_offset(markdown: str, src_path: str | os.PathLike | None) -> int:
-    """Lines MkDocs removed above ``markdown`` (front matter), found by re-reading the source file."""
-    if src_path is None:  # a generated page has no file
-        return 0
-    try:
-        source = read_page(Path(src_path)).lstrip("\ufeff").replace("\r\n", "\n")
-    except OSError:
-        return 0
-    if markdown and source.endswith(markdown):
-        return source[: len(source) - len(markdown)].count("\n")
-    return 0
-
-
-def render_checked_numbers(
+def render_page(
+    page: Page,
     markdown: str,
-    src_path: str | os.PathLike,
-    root: str | os.PathLike | None = None,
-    original: str | None = None,
+    first_index: int,
     page_uri: str | None = None,
     failures: Failures | None = None,
     baseline: StateBaseline | None = None,
 ) -> str:
-    """``markdown`` with every token replaced by what the reader sees; each problem reported as ``page.md:line: …``.
+    """``markdown`` — the page's lines from ``lines[first_index]`` on, as the builder converts them — with every
+    token of the page replaced by what the reader sees; each problem reported as ``page.md:line: …``.
 
-    ``src_path`` is the page's file (line numbers are those of the file, front matter included);
-    messages show it relative to ``root`` (default: the working directory). ``original``: the page's
-    Markdown as MkDocs read it, if other hooks changed ``markdown`` before (to find the front matter's lines).
-    ``page_uri``: the page relative to docs/ (``chapter/01-overview.md``), for the links of citations.
+    Tokens stand on one line each, and a step before this one changes only lines without tokens (an executed
+    fence gets its id): a token's line that reads otherwise than the page's is reported, not guessed at.
+    ``page_uri``: the page relative to docs/ (``chapter/01-overview.md``), for the links of citations;
     ``failures``: where problems are reported (the build's; by default a record of their own, logged as errors);
     ``baseline``: the build's record of the state executed code may not change.
     """
     from transformer_site.checked import references
 
     failures = Failures() if failures is None else failures
-    path = display_path(src_path, root) if src_path is not None else "<generated page>"
-    offset = source_line_offset(markdown if original is None else original, src_path)
-    numbers = find_checked_numbers(markdown, path, first_line=1 + offset)
+    lines = markdown.split("\n")
+    entries = [n.literal for n in page.tokens if n.kind == "entry" and not n.problem]
+    if entries and (problem := references.entry_order_problem(entries)):
+        failures.report(f"{page.path}: {problem}")
+    by_line: dict[int, list[CheckedNumber]] = {}
+    for number in page.tokens:
+        by_line.setdefault(number.line - 1, []).append(number)
+    for index, numbers in by_line.items():
+        at = index - first_index
+        source = page.lines[index].rstrip("\r")
+        if not 0 <= at < len(lines) or lines[at] != source:
+            failures.report(f"{page.path}:{index + 1}: the line changed before its checked numbers were read")
+            continue
+        lines[at] = _rendered_line(source, page.line_start(index), numbers, page_uri, failures, baseline)
+    return "\n".join(lines)
+
+
+def _rendered_line(
+    text: str, offset: int, numbers: list[CheckedNumber], page_uri: str | None, failures: Failures,
+    baseline: StateBaseline | None,
+) -> str:
+    """One line (starting at ``offset`` in the page) with its tokens checked and replaced."""
+    from transformer_site.checked import references
+
     pieces = []
     pos = 0
-    entries = [n.literal for n in numbers if n.kind == "entry" and not n.problem]
-    if entries and (problem := references.entry_order_problem(entries)):
-        failures.report(f"{path}: {problem}")
     for number in numbers:
+        start, end = number.start - offset, number.end - offset
         outcome = check(number, baseline)
         if not outcome.ok:
             failures.report(outcome.message)
-        pieces.append(markdown[pos : number.start])
+        pieces.append(text[pos:start])
+        token = text[start:end]
         if number.kind in ("cite", "entry") and outcome.ok:
-            token = markdown[number.start : number.end]
             lead = token[: len(token) - len(token.lstrip())]
             if number.kind == "cite":
                 pieces.append(lead + references.citation_markdown(number.literal, number.source, page_uri))
             else:
                 pieces.append(lead + references.entry_markdown(number.literal))
         elif number.kind in ("cite", "entry"):
-            pieces.append(markdown[number.start : number.end])
+            pieces.append(token)
         elif number.in_math or number.expression is None or number.problem:
             pieces.append(number.literal if number.in_math else shown_literal(number))
         else:
             pieces.append(_span(number, outcome.value, stale=not outcome.ok))
-        pos = number.end
-    pieces.append(markdown[pos:])
+        pos = end
+    pieces.append(text[pos:])
     return "".join(pieces)
+
+
+def render_checked_numbers(
+    markdown: str,
+    src_path: str | os.PathLike | None,
+    root: str | os.PathLike | None = None,
+    page_uri: str | None = None,
+    failures: Failures | None = None,
+    baseline: StateBaseline | None = None,
+) -> str:
+    """:func:`render_page` for a text: ``markdown`` is the page in ``src_path`` (or what the builder converts of
+    it, after its front matter: line numbers are the file's), or text of its own when the file says otherwise.
+    Messages show the file relative to ``root`` (default: the working directory)."""
+    path = display_path(src_path, root) if src_path is not None else "<generated page>"
+    if src_path is not None and Path(src_path).is_file():
+        on_disk = Page.read(src_path, path)
+        if on_disk.body.replace("\r\n", "\n") == markdown:
+            return render_page(on_disk, markdown, on_disk.body_index, page_uri, failures, baseline)
+    return render_page(Page(markdown, path), markdown, 0, page_uri, failures, baseline)

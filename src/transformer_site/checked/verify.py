@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from transformer_site.execution.isolation import StateBaseline
+from transformer_site.page import Page
+from transformer_site.page.formats import NotANumber, as_number, full_value, short_value
+from transformer_site.page.tokens import CheckedNumber, parse_source
 
 from .evaluation import ExpressionError, evaluate
-from .formats import NotANumber, as_number, full_value, short_value
-from .syntax import CheckedNumber, find_checked_numbers, parse_source
 
 
 @dataclass(frozen=True)
@@ -120,12 +121,15 @@ def read_page(path: Path) -> str:
         return f.read()
 
 
+def pages(paths: Iterable[str | os.PathLike], root: str | os.PathLike | None = None) -> list[Page]:
+    """The Markdown pages under ``paths``, each read once, named relative to ``root`` (default: the working
+    directory)."""
+    return [Page.read(file, display_path(file, root)) for file in markdown_files(paths)]
+
+
 def collect(paths: Iterable[str | os.PathLike], root: str | os.PathLike | None = None) -> list[CheckedNumber]:
     """Every checked number and exemption in the Markdown files under ``paths``."""
-    numbers: list[CheckedNumber] = []
-    for page in markdown_files(paths):
-        numbers.extend(find_checked_numbers(read_page(page), display_path(page, root)))
-    return numbers
+    return [number for page in pages(paths, root) for number in page.tokens]
 
 
 def number_ids(numbers: list[CheckedNumber]) -> list[str]:

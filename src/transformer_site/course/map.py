@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from transformer_pages import course
 from transformer_site.failures import Failures
-from transformer_site.page_model import SiteMap
+from transformer_site.page import Page, SiteMap
 
-_STAGE_LINE = re.compile(r"^stage\s*:", re.M)
 _PATH_MARKER = "<!-- course: path -->"
 _MAP_MARKER = "<!-- course: map -->"
 _H1_END = re.compile(r"</h1>", re.I)
@@ -51,31 +51,21 @@ TEXT = {
 """The reader-facing words of the map, the reading time and the reading path."""
 
 
-def _line_of_stage(source: str) -> int:
-    m = _STAGE_LINE.search(source)
-    return source[: m.start()].count("\n") + 1 if m else 1
-
-
-def declared_stage(uri: str, meta: dict, source: Path, root: Path, failures: Failures) -> str | None:
-    """The page's stage (front matter ``meta``), or None; a missing (where required) or unknown stage reported to
-    ``failures`` as page:line (``uri``: the page relative to docs/; ``source``: its file)."""
-    value = meta.get("stage")
+def declared_stage(page: Page, uri: str, root: Path, failures: Failures) -> str | None:
+    """The stage the page declares in its front matter, or None; a missing (where required) or unknown stage
+    reported to ``failures`` as page:line (``uri``: the page relative to docs/)."""
+    value = page.front_matter.data.get("stage")
     required = uri.split("/", 1)[0] in course.MAPPED_SECTIONS
-    where = Path(source)
-    try:
-        where = where.relative_to(root)
-    except ValueError:
-        pass
     if value is None:
         if required:
             failures.report(
-                f"{where}:1: the page declares no stage of the block; add front matter "
+                f"{page.path}:1: the page declares no stage of the block; add front matter "
                 f"'stage: …' (one of {', '.join(course.STAGE_KEYS)})"
             )
         return None
     if value not in course.STAGE_KEYS:
         failures.report(
-            f"{where}:{_line_of_stage(Path(source).read_text(encoding='utf-8'))}: unknown stage {value!r}; "
+            f"{page.path}:{page.front_matter.line_of('stage', page.lines)}: unknown stage {value!r}; "
             f"the stages are {', '.join(course.STAGE_KEYS)}"
         )
         return None
@@ -85,8 +75,8 @@ def declared_stage(uri: str, meta: dict, source: Path, root: Path, failures: Fai
 class _Links:
     """Links from one page (``uri``) to the others of the site; a target that is no page is reported."""
 
-    def __init__(self, uri: str, site: SiteMap, failures: Failures):
-        self.uri, self.site, self.failures = uri, site, failures
+    def __init__(self, uri: str, site: SiteMap, pages: Callable[[str], Page | None], failures: Failures):
+        self.uri, self.site, self.pages, self.failures = uri, site, pages, failures
 
     def url(self, target: str) -> str:
         found = self.site.relative_url(target, self.uri)
@@ -99,14 +89,13 @@ class _Links:
         title = self.site.title(target)
         if title:
             return title
-        source = self.site.source(target)
-        head = source.read_text(encoding="utf-8") if source is not None else ""
-        m = re.search(r"^# (.+)$", head, re.M)
-        return m.group(1).strip() if m else target
+        page = self.pages(target)
+        heading = next((h.text for h in page.headings if h.level == 1), None) if page is not None else None
+        return heading or target
 
     def source_text(self, target: str) -> str | None:
-        source = self.site.source(target)
-        return source.read_text(encoding="utf-8") if source is not None else None
+        page = self.pages(target)
+        return page.text if page is not None else None
 
 
 def _track_key(uri: str) -> str:
@@ -182,10 +171,12 @@ def path_html(links: _Links) -> str:
     return "".join(parts)
 
 
-def render(html_text: str, uri: str, stage: str | None, site: SiteMap, failures: Failures) -> str:
+def render(
+    html_text: str, uri: str, stage: str | None, site: SiteMap, pages: Callable[[str], Page | None], failures: Failures
+) -> str:
     """The content of the page ``uri`` with the map of its ``stage`` under its title (and, on the index, the large
-    map and the reading path at their markers)."""
-    links = _Links(uri, site, failures)
+    map and the reading path at their markers). ``pages``: the model of a page of the site (None: no page)."""
+    links = _Links(uri, site, pages, failures)
     if stage:
         html_text = _insert_after_title(html_text, small_map(links, stage))
     if _MAP_MARKER in html_text:

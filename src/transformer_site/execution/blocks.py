@@ -39,6 +39,7 @@ from transformer_site.execution.cache import FigureCache, cache_dir_from_env, ex
 from transformer_site.execution.isolation import StateBaseline
 from transformer_site.execution.output_checks import BadOutputError, check_output, nan_free_figures
 from transformer_site.failures import BuildError, Failures
+from transformer_site.page import Page
 
 TEXT = {"failed": "このブロックの実行に失敗しました"}
 """The reader-facing words: the title shown in place of a block that failed (the build fails with it)."""
@@ -50,6 +51,7 @@ class ExecutedBlock:
     line: int  # 1-based line of the opening fence in the page's file
     block_id: str
     snippets: tuple[str, ...]
+    derived: bool = False  # the id is derived from the page and snippet (the fence names none)
 
     def where(self, docs_dir: str) -> str:
         location = f"{docs_dir}/{self.page}:{self.line}"
@@ -85,48 +87,41 @@ def lives_with_a_page(include: str, docs_root: Path | None = None) -> bool:
     return (docs_root / Path(*parts[1:-1])).with_suffix(".md").is_file()
 
 
-def find_executed_blocks(
-    markdown: str, page: str, docs_root: Path | None = None, first_line: int = 1
-) -> list[ExecutedBlock]:
-    """Every ``exec="on"`` fence in ``markdown``, with its explicit ``id=…`` or the one derived from its snippet.
+def find_executed_blocks(page: Page, uri: str, docs_root: Path | None = None) -> list[ExecutedBlock]:
+    """Every ``exec="on"`` fence of ``page`` (``uri``: relative to docs/), with its explicit ``id=…`` or the one
+    derived from its snippet.
 
     A fence with neither (inline code and no id) is a ValueError naming page:line, and so is a snippet that
     lives outside ``snippets/<a page's path>/`` (the folder says which page a snippet belongs to).
-    ``first_line``: the file's line number of ``markdown``'s first line (MkDocs strips front matter).
     """
-    from transformer_site.page_model import find_fences
-
     blocks: list[ExecutedBlock] = []
-    for fence in find_fences(markdown.split("\n")):
+    for fence in page.fences:
         if not fence.executed:
             continue
-        line = fence.line + first_line - 1
         for include in fence.includes:
             if not lives_with_a_page(include, docs_root):
                 raise ValueError(
-                    f"{page}:{line}: executed block includes {include}: snippet files live under "
-                    f"snippets/<page path>/ (for this page {snippet_home(page)}…)"
+                    f"{uri}:{fence.line}: executed block includes {include}: snippet files live under "
+                    f"snippets/<page path>/ (for this page {snippet_home(uri)}…)"
                 )
-        block_id = fence.block_id or derived_block_id(page, fence.includes)
+        block_id = fence.block_id or derived_block_id(uri, fence.includes)
         if block_id is None:
             raise ValueError(
-                f"{page}:{line}: executed block has no id=… and includes no snippet; give it one (e.g. "
+                f"{uri}:{fence.line}: executed block has no id=… and includes no snippet; give it one (e.g. "
                 'id="notes-03-attention-scores") so a failure can name it'
             )
-        blocks.append(ExecutedBlock(page, line, block_id, fence.includes))
+        blocks.append(ExecutedBlock(uri, fence.line, block_id, fence.includes, derived=fence.block_id is None))
     return blocks
 
 
-def with_derived_ids(markdown: str, blocks: list[ExecutedBlock], first_line: int = 1) -> str:
-    """``markdown`` with ``id="…"`` added to each executed fence that had none, so the runner is told it."""
-    from transformer_site.page_model import find_fences
-
+def with_derived_ids(markdown: str, first_index: int, blocks: list[ExecutedBlock]) -> str:
+    """``markdown`` (the page's lines from index ``first_index`` on) with ``id="…"`` added to each executed fence
+    that had none, so the runner is told it."""
     lines = markdown.split("\n")
-    by_line = {block.line: block for block in blocks}
-    for fence in find_fences(lines):
-        block = by_line.get(fence.line + first_line - 1)
-        if fence.executed and block is not None and fence.block_id is None:
-            lines[fence.start] = f'{lines[fence.start].rstrip()} id="{block.block_id}"'
+    for block in blocks:
+        if block.derived:
+            at = block.line - 1 - first_index
+            lines[at] = f'{lines[at].rstrip()} id="{block.block_id}"'
     return "\n".join(lines)
 
 
@@ -173,14 +168,15 @@ class BlockRun:
         return [self.cache.report(), self.cache.cost_report()]
 
 
-def register_page(run: BlockRun, markdown: str, page: str, first_line: int = 1) -> str:
-    """Find the page's executed blocks, check them and their snippets, and add the derived ids.
+def register_page(run: BlockRun, page: Page, markdown: str, uri: str) -> str:
+    """Find the page's executed blocks, check them and their snippets, and add the derived ids to ``markdown``
+    (the Markdown the builder converts: the page's lines from ``page.body_index`` on).
 
     Every mistake here is a ``BuildError`` naming ``docs/page.md:line`` (an error with ``-q`` too).
     """
     docs = run.docs_dir
     try:
-        blocks = find_executed_blocks(markdown, page, run.docs_root, first_line)
+        blocks = find_executed_blocks(page, uri, run.docs_root)
     except ValueError as exc:
         raise BuildError(f"{docs}/{exc}") from None
     seen: dict[str, ExecutedBlock] = {}
@@ -188,7 +184,7 @@ def register_page(run: BlockRun, markdown: str, page: str, first_line: int = 1) 
         earlier = seen.get(block.block_id) or run.blocks.get(block.block_id)
         if earlier is not None:
             raise BuildError(
-                f"{docs}/{page}:{block.line}: executed block id={block.block_id!r} is already used at "
+                f"{docs}/{uri}:{block.line}: executed block id={block.block_id!r} is already used at "
                 f"{docs}/{earlier.page}:{earlier.line}; ids must be unique across the site"
             )
         for snippet in block.snippets:
@@ -196,7 +192,7 @@ def register_page(run: BlockRun, markdown: str, page: str, first_line: int = 1) 
                 raise BuildError(f"{block.where(docs)}: the snippet {snippet} does not exist")
         seen[block.block_id] = block
     run.blocks.update(seen)
-    return with_derived_ids(markdown, list(seen.values()), first_line)
+    return with_derived_ids(markdown, page.body_index, list(seen.values()))
 
 
 def _prepare_blocks(run: BlockRun) -> StateBaseline:

@@ -1,4 +1,4 @@
-"""A question block (``transformer_site.exercises.syntax``) as the page shows it: Markdown with the form around it.
+"""A question block (``transformer_site.page.exercises``) as the page shows it: Markdown with the form around it.
 
 The markup is the contract that ``docs/assets/exercises.js`` and any test drive::
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import html
 
-from transformer_site.exercises.syntax import KINDS, Bank, Exercise
+from transformer_site.page.exercises import KINDS, Bank, Exercise
 
 INDENT = " " * 4
 

@@ -1,48 +1,48 @@
-"""The build's work on one page's questions: find the question blocks, check them against ``src``, replace them."""
+"""The build's work on one page's questions: check each against ``src`` and replace it by its markup.
+
+The question blocks are the page model's (``Page.exercises``, read with the page's lines); :func:`check_answer`
+evaluates an answer in the citable namespace (``transformer_site.citable``) and says what is wrong with it, if
+anything; the markup is ``transformer_site.exercises.html``'s.
+"""
 
 from __future__ import annotations
 
 import html
-import os
-from pathlib import Path
 
+from transformer_site.checked.evaluation import ExpressionError, evaluate
 from transformer_site.execution.isolation import StateBaseline
 from transformer_site.exercises.html import bank_markdown, exercise_markdown
-from transformer_site.exercises.syntax import ExerciseError, check_answer, find_exercises
 from transformer_site.failures import Failures
+from transformer_site.page import Page
+from transformer_site.page.exercises import Exercise
+from transformer_site.page.formats import NotANumber, as_number
+
+TEXT = {"failed": "この問題は作れませんでした"}
+"""The reader-facing words: the title shown in place of a question that could not be made (the build fails)."""
 
 
 def render_page(
-    markdown: str,
-    original: str,
-    src_path: str | os.PathLike | None,
-    root: str | os.PathLike | None = None,
-    failures: Failures | None = None,
-    baseline: StateBaseline | None = None,
+    page: Page, markdown: str, failures: Failures | None = None, baseline: StateBaseline | None = None
 ) -> str:
-    """``markdown`` (the page after the checked numbers were written as literals) with every question block
-    replaced by its markup. ``original``: the page as MkDocs read it, line for line the same as ``markdown``.
-    Each problem is reported to ``failures`` (the build's) as ``page.md:line: …``; ``baseline``: the build's
-    record of the state executed code may not change."""
-    from transformer_site.checked.render import source_line_offset
-    from transformer_site.checked.verify import display_path
-
-    if "exercise" not in original:
+    """``markdown`` (the page's Markdown as the builder converts it, after the checked numbers were written as
+    literals: line for line the page's body) with every question block replaced by its markup. Each problem is
+    reported to ``failures`` (the build's) as ``page.md:line: …``; ``baseline``: the build's record of the state
+    executed code may not change."""
+    if not page.exercises and page.bank is None and page.exercise_error is None:
         return markdown  # the common case, at no cost
     failures = Failures() if failures is None else failures
-    path = display_path(src_path, root) if src_path is not None else "<generated page>"
-    first_line = 1 + source_line_offset(original, src_path)
-    lines, source = markdown.split("\n"), original.split("\n")
-    try:
-        if len(lines) != len(source):
-            raise ExerciseError(
-                f"{path}: the page's lines changed before its questions were read ({len(source)} → {len(lines)}); "
-                "the exercises hook must come right after checked_numbers in mkdocs.yml"
-            )
-        exercises, bank = find_exercises(original, path, first_line)
-    except ExerciseError as exc:
-        failures.report(f"question: {exc}")
+    lines = markdown.split("\n")
+    body = len(page.lines) - page.body_index
+    if page.exercise_error is not None:
+        failures.report(f"question: {page.exercise_error}")
         return markdown
+    if len(lines) != body:
+        failures.report(
+            f"question: {page.path}: the page's lines changed before its questions were read ({body} → "
+            f"{len(lines)}); the questions are read after the checked numbers, line for line"
+        )
+        return markdown
+    exercises, bank = page.exercises, page.bank
     out: list[str] = []
     pos = 0
 
@@ -66,15 +66,40 @@ def render_page(
 def _error_markdown(problem: str) -> list[str]:
     return [
         "",
-        '<div class="admonition failure"><p class="admonition-title">この問題は作れませんでした</p>'
+        f'<div class="admonition failure"><p class="admonition-title">{TEXT["failed"]}</p>'
         f"<pre>{html.escape(problem)}</pre></div>",
         "",
     ]
 
 
-def page_exercises(path: Path, root: Path):
-    """(exercises, bank) of one page file, with lines as its file numbers them (for tests and the notebooks)."""
-    from transformer_site.checked.verify import display_path, read_page
+def check_answer(exercise: Exercise, baseline: StateBaseline | None = None) -> str | None:
+    """What is wrong with the answer as ``src`` computes it now (None: nothing). Evaluated in the citable names.
 
-    text = read_page(path)
-    return find_exercises(text, display_path(path, root))
+    A number's literal against its value is the checked number's own check (``transformer_site.checked``);
+    here: the value is a number at all. A choice: the value is one of the options, and the one the page marks.
+    ``baseline``: the build's record of the state executed code may not change (None outside a build).
+    """
+    at = f"{exercise.page}:{exercise.answer_line}"
+    expression = exercise.answer_expression
+    try:
+        value = evaluate(expression, where=at, baseline=baseline)
+    except ExpressionError as exc:
+        return f"{at}: the answer of this question cannot be computed: {exc}"
+    if exercise.kind == "number":
+        try:
+            as_number(value)
+        except NotANumber as exc:
+            return f"{at}: the answer of a number question is not a number: {expression} is {exc}"
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return (
+            f"{at}: the answer of a {exercise.kind} question is an option's key; {expression} gives a "
+            f"{type(value).__name__} ({value!r})"
+        )
+    computed = str(value)
+    keys = [o.key for o in exercise.options]
+    if computed not in keys:
+        return f"{at}: the right option computed by src, {computed!r}, is not among the options ({', '.join(keys)})"
+    if computed != exercise.answer_literal:
+        return f"{at}: the page marks option {exercise.answer_literal!r} as right, but src computes {computed!r}"
+    return None

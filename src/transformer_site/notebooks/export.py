@@ -14,7 +14,7 @@
   ``%%capture`` on top and a second cell that displays what it printed, so the figure appears as on the page.
   That cell carries the output of the build's own run (read from the figure cache: no kernel is started), so
   the notebook reads well before it runs;
-- each question (``!!! exercise``, ``transformer_site.exercises.syntax``) → its text and options, an empty cell to
+- each question (``!!! exercise``, ``transformer_site.page.exercises``) → its text and options, an empty cell to
   work in, and the hint and the worked solution each folded in a ``<details>`` cell (tagged ``solution``).
 
 The hook adds ``<page>.ipynb`` next to each page that has executed code, written at the end of the build
@@ -41,10 +41,8 @@ from pathlib import Path
 
 import nbformat
 
-from transformer_site.checked.syntax import find_checked_numbers
 from transformer_site.execution.blocks import BlockRun, run_block
 from transformer_site.execution.cache import execution_disabled
-from transformer_site.exercises.syntax import KINDS, Exercise, ExerciseError, find_exercises
 from transformer_site.failures import BuildError
 from transformer_site.notebooks.setup import (
     DISPLAY_IMPORT,
@@ -57,7 +55,10 @@ from transformer_site.notebooks.setup import (
     setup_source,
     site_links,
 )
-from transformer_site.page_model import INCLUDE, SiteFiles, find_fences
+from transformer_site.page import Page
+from transformer_site.page.exercises import KINDS, Exercise
+from transformer_site.page.fences import INCLUDE
+from transformer_site.page.model import Admonition, SiteFiles
 
 log = logging.getLogger("mkdocs.plugins.transformer_site.notebooks")
 
@@ -79,9 +80,7 @@ TEXT = {
 """The reader-facing words of a page's notebook (its questions) and of the download button under the title."""
 
 ROOT = Path(__file__).resolve().parents[2]
-_FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n.*?\n(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 SETUP_SOURCE = DISPLAY_IMPORT  # the setup cell of a notebook made without a site (a test's): display only
-_ADMONITION = re.compile(r"^(?P<marker>!!!|\?\?\?\+?)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+\"(?P<title>[^\"]*)\")?[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -90,16 +89,22 @@ class Part:
     text: str = ""  # prose with literals, or the executed code
     output: str = ""  # code: how the page shows what it prints ("html", "markdown" or "text")
     exercise: Exercise | None = None
-    lines: tuple[str, ...] = ()  # exercise: the page's lines with checked numbers as literals
+    lines: tuple[str, ...] = ()  # exercise: the page's body, line for line, with checked numbers as literals
+    admonitions: tuple[tuple[int, str], ...] = ()  # markdown: (line of the part, title) of each admonition
 
 
-def _literals(markdown: str, page: str) -> str:
-    """Checked numbers → the literal the reader sees (the build and pytest verify them, not the notebook)."""
-    pieces, pos = [], 0
-    for number in find_checked_numbers(markdown, page):
-        pieces += [markdown[pos : number.start], number.literal]
-        pos = number.end
-    return "".join(pieces) + markdown[pos:]
+def literal_lines(page: Page) -> list[str]:
+    """The page's lines with every checked number as the literal the reader sees (the build and pytest verify
+    them, not the notebook). A token stands on one line."""
+    lines = list(page.lines)
+    for index in sorted({number.line - 1 for number in page.tokens}, reverse=True):
+        start = page.line_start(index)
+        pieces, pos = [], 0
+        for number in (n for n in page.tokens if n.line - 1 == index):
+            pieces += [lines[index][pos : number.start - start], number.literal]
+            pos = number.end - start
+        lines[index] = "".join(pieces) + lines[index][pos:]
+    return lines
 
 
 def _code_of(body: list[str], page: str, line: int, root: Path) -> str:
@@ -146,55 +151,66 @@ def _src_sections_as_comments(code: str, page: str, line: int, root: Path) -> st
     return _SRC_SECTION.sub(comments, code)
 
 
-def _prose_parts(prose: list[str], page: str, first_line: int) -> list[Part]:
-    """A stretch of prose: Markdown parts, with each question block as a part of its own."""
-    text = "\n".join(prose)
-    try:
-        exercises, _ = find_exercises(text, page, first_line)
-    except ExerciseError as exc:
-        raise ValueError(str(exc)) from None
-    literal_lines = tuple(_literals(text, page).split("\n"))
-    parts, pos = [], 0
-    for exercise in [*exercises, None]:
-        until = exercise.start if exercise else len(prose)
-        chunk = "\n".join(line for line in literal_lines[pos:until] if not line.startswith("!!! exercise-bank"))
-        if chunk.strip():
-            parts.append(Part("markdown", chunk.strip("\n")))
+def _prose_parts(page: Page, literal: list[str], start: int, end: int) -> list[Part]:
+    """Lines ``start``–``end`` (indices of the page's lines) of prose: Markdown parts (each knowing where its
+    admonitions are), and each question block a part of its own."""
+    body = tuple(literal[page.body_index :])
+    headers = {a.line - 1: a for a in page.admonitions}
+    parts, pos = [], start
+    questions = [e for e in page.exercises if start <= page.body_index + e.start < end]
+    for exercise in [*questions, None]:
+        until = page.body_index + exercise.start if exercise else end
+        kept = [(i, literal[i]) for i in range(pos, until) if not literal[i].startswith("!!! exercise-bank")]
+        while kept and not kept[0][1]:
+            kept.pop(0)
+        while kept and not kept[-1][1]:
+            kept.pop()
+        text = "\n".join(line for _, line in kept)
+        if text.strip():
+            titles = tuple((n, _title(line, headers[i])) for n, (i, line) in enumerate(kept) if i in headers)
+            parts.append(Part("markdown", text, admonitions=titles))
         if exercise is not None:
-            parts.append(Part("exercise", exercise=exercise, lines=literal_lines))
-            pos = exercise.end
+            parts.append(Part("exercise", exercise=exercise, lines=body))
+            pos = page.body_index + exercise.end
     return parts
 
 
-def split_page(markdown: str, page: str, root: Path = ROOT) -> list[Part]:
+def _title(line: str, admonition: Admonition) -> str:
+    """The admonition's title as the reader sees it (``line``: its header with checked numbers as literals)."""
+    if admonition.title is None:
+        return admonition.kind
+    return line[line.index('"') + 1 : line.rindex('"')]
+
+
+def split_page(page: Page, root: Path = ROOT) -> list[Part]:
     """The page's parts in order: prose ("markdown", with literals), executed code ("code", with how the page
     shows what it prints: "html", "markdown" or "text") and questions ("exercise")."""
-    front = _FRONT_MATTER.match(markdown)
-    first_line = 1 + (front.group(0).count("\n") if front else 0)
-    markdown = _FRONT_MATTER.sub("", markdown)
-    lines = markdown.split("\n")
+    if page.exercise_error is not None:
+        raise ValueError(str(page.exercise_error))
+    literal = literal_lines(page)
     parts: list[Part] = []
-    i = 0
-    for fence in find_fences(lines):
+    i = page.body_index
+    for fence in page.fences:
         if not (fence.lang == "python" and fence.executed):
             continue  # a fence shown, not run: stays in the Markdown cell with the prose around it
-        parts += _prose_parts(lines[i : fence.start], page, first_line + i)
+        parts += _prose_parts(page, literal, i, fence.start)
         output = "html" if re.search(r"""\bhtml=["']?(on|true|1)\b""", fence.attrs) else "markdown"
         if re.search(r"""\bresult=["']?\w""", fence.attrs):
             output = "text"
-        parts.append(Part("code", _code_of(list(fence.body), page, fence.line + first_line - 1, root), output))
+        parts.append(Part("code", _code_of(list(fence.body), page.path, fence.line, root), output))
         i = fence.end + 1
-    parts += _prose_parts(lines[i:], page, first_line + i)
+    parts += _prose_parts(page, literal, i, len(page.lines))
     return parts
 
 
-def _quotes_for_admonitions(markdown: str) -> str:
-    """``!!! note "Title"`` and its indented body → a quote Jupyter renders (it knows no admonitions)."""
+def _as_quotes(part: Part) -> str:
+    """The part's admonitions (``!!! note "Title"`` and its indented body) → quotes Jupyter renders (it knows no
+    admonitions)."""
+    titles = dict(part.admonitions)
     out, inside = [], False
-    for line in markdown.split("\n"):
-        found = _ADMONITION.match(line)
-        if found:
-            out.append(f"> **{found['title'] or found['kind']}**")
+    for n, line in enumerate(part.text.split("\n")):
+        if n in titles:
+            out.append(f"> **{titles[n]}**")
             inside = True
         elif inside and (line.startswith("    ") or not line.strip()):
             out.append(("> " + line[4:]).rstrip())
@@ -247,17 +263,16 @@ def _exercise_cells(part: Part, number: int, page: str, site: SiteInfo | None) -
 
 
 def page_notebook(
-    markdown: str,
-    page: str,
+    page: Page,
     root: Path = ROOT,
     site: SiteInfo | None = None,
     outputs: Callable[[str], str | None] | None = None,
     parts: list[Part] | None = None,
 ) -> nbformat.NotebookNode | None:
-    """The notebook of one page (``page``: as messages name it, e.g. ``docs/notes/03-attention.md``), or None
-    when the page runs no code. ``site``: the build's site (setup cell, links, Colab); ``outputs``: a code cell's
-    output from the build's run, by its code (None: the cell has none); ``parts``: ``split_page``'s, if known."""
-    parts = split_page(markdown, page, root) if parts is None else parts
+    """The notebook of one page, or None when the page runs no code. ``site``: the build's site (setup cell, links,
+    Colab); ``outputs``: a code cell's output from the build's run, by its code (None: the cell has none);
+    ``parts``: ``split_page``'s, if known."""
+    parts = split_page(page, root) if parts is None else parts
     codes = [part.text for part in parts if part.kind == "code"]
     if not codes:
         return None
@@ -265,17 +280,17 @@ def page_notebook(
         cells = [nbformat.v4.new_code_cell(SETUP_SOURCE)]
     else:
         needs = requirements(codes, root)
-        intro = intro_markdown(page, site, notebook_path(page.split("/", 1)[-1]))
+        intro = intro_markdown(page.path, site, notebook_path(page.path.split("/", 1)[-1]))
         cells = [nbformat.v4.new_markdown_cell(intro), nbformat.v4.new_code_cell(setup_source(site, needs))]
     cells[-1].metadata["tags"] = ["setup"]
     questions = 0
     for part in parts:
         if part.kind == "markdown":
-            text = _quotes_for_admonitions(part.text)
-            cells.append(nbformat.v4.new_markdown_cell(site_links(text, page, site) if site else text))
+            text = _as_quotes(part)
+            cells.append(nbformat.v4.new_markdown_cell(site_links(text, page.path, site) if site else text))
         elif part.kind == "exercise":
             questions += 1
-            cells += _exercise_cells(part, questions, page, site)
+            cells += _exercise_cells(part, questions, page.path, site)
         elif part.output == "text":
             cell = nbformat.v4.new_code_cell(part.text)
             printed = outputs(part.text) if outputs else None
@@ -348,7 +363,8 @@ class NotebookBuild:
 
 
 def plan(
-    files: SiteFiles, project: Path, docs_dir: str, site_url: str, repo_url: str, lab_downloads: dict[str, str]
+    files: SiteFiles, pages: Callable[[str, Path], Page], project: Path, docs_dir: str, site_url: str, repo_url: str,
+    lab_downloads: dict[str, str],
 ) -> NotebookBuild:
     """Every page with executed code gets a notebook (written after the build, :func:`write`); the wheel they
     install and the project files they read are added to ``files``, and each lab's readers' notebook
@@ -363,7 +379,7 @@ def plan(
         if source is None:
             continue
         try:
-            parts = split_page(source.read_text(encoding="utf-8"), f"{docs_dir}/{uri}", project)
+            parts = split_page(pages(uri, source), project)
         except ValueError as exc:  # an error with -q too: the build stops here, naming page and line
             raise BuildError(f"notebook export: {exc}") from None
         found = [part.text for part in parts if part.kind == "code"]
@@ -443,7 +459,7 @@ def write(notebooks: NotebookBuild, site_dir: Path, run: BlockRun, rebuilt: set[
                 continue  # a prose edit of another page: this notebook is the last good build's, and still right
         try:
             notebook = page_notebook(
-                "", f"{notebooks.docs_dir}/{page}", notebooks.project, notebooks.site,
+                Page("", f"{notebooks.docs_dir}/{page}"), notebooks.project, notebooks.site,
                 functools.partial(_cached_output, run), parts,
             )  # fmt: skip
         except ValueError as exc:

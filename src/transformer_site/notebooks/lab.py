@@ -48,6 +48,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,7 +61,7 @@ from transformer_site.execution.cache import DependencyGraph, cache_dir_from_env
 from transformer_site.failures import BuildError, Failures
 from transformer_site.notebooks import lab_css
 from transformer_site.notebooks.setup import colab_url
-from transformer_site.page_model import SiteFiles, SiteMap
+from transformer_site.page import Page, SiteFiles, SiteMap
 
 log = logging.getLogger("mkdocs.plugins.transformer_site.notebooks.lab")
 
@@ -69,7 +70,6 @@ TEXT = {"button_title": "このページのノートブック (実行済み、�
 
 CACHE_VERSION = "1"
 KERNEL_NAME = "python3"
-_JUPYTEXT_HEADER = re.compile(r"\A---[ \t]*\n(?:.*\n)*?[ \t]*jupytext:[ \t]*\n(?:.*\n)*?---[ \t]*\n")
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _LIBRARIES = ("numpy", "matplotlib", "nbclient", "ipykernel", "jupytext", "nbformat", "mkdocs-jupyter", "nbconvert")
 _RULES = ("notebooks/lab.py", "notebooks/lab_css.py", "citable.py", "execution/cache.py")  # in transformer_site
@@ -83,23 +83,22 @@ class LabError(ValueError):
 
 
 def is_lab(path: str | Path) -> bool:
-    """A Markdown page whose front matter is a Jupytext header with a Python kernelspec."""
-    path = Path(path)
-    if path.suffix != ".md":
-        return False
-    text = path.read_text(encoding="utf-8")
-    if not _JUPYTEXT_HEADER.match(text[:4000]):  # cheap: most pages have no front matter at all
-        return False
-    return jupytext.reads(text, fmt="md").metadata.get("kernelspec", {}).get("language") == "python"
+    """A Markdown page whose front matter is a Jupytext header with a Python kernelspec (``Page.is_lab``)."""
+    return Path(path).suffix == ".md" and Page.read(path).is_lab
 
 
 @dataclass(frozen=True)
 class Lab:
-    """One lab page: its source and where messages say it is."""
+    """One lab page: its source, where messages say it is, and the page as the build read it (once)."""
 
     source: Path  # the .md in docs/
     src_uri: str  # backprop/05-lab.md
     shown: str  # docs/backprop/05-lab.md, as messages name it
+    page: Page = field(default=None, compare=False)  # read from ``source`` when not given
+
+    def __post_init__(self) -> None:
+        if self.page is None:
+            object.__setattr__(self, "page", Page.read(self.source, self.shown))
 
     @property
     def name(self) -> str:
@@ -107,7 +106,7 @@ class Lab:
 
     @property
     def text(self) -> str:
-        return self.source.read_text(encoding="utf-8")
+        return self.page.text
 
 
 @dataclass
@@ -204,11 +203,9 @@ class LabCache:
 # ------------------------------------------------------------------------------------------------ execution
 
 
-def code_cell_lines(text: str, notebook) -> list[int | None]:
+def code_cell_lines(page: Page, notebook) -> list[int | None]:
     """The line in the .md where each code cell's fence opens (None for all if the fences do not line up)."""
-    from transformer_site.page_model import fence_spans
-
-    starts = [text.count("\n", 0, start) + 1 for start, _ in fence_spans(text)]
+    starts = [fence.line for fence in page.fences]
     cells = code_cells(notebook)
     return starts if len(starts) == len(cells) else [None] * len(cells)
 
@@ -244,7 +241,7 @@ def execute(notebook, lab: Lab, cwd: Path, timeout: float) -> Execution:
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
-    lines = code_cell_lines(lab.text, notebook)
+    lines = code_cell_lines(lab.page, notebook)
     numbering = {id(cell): n for n, cell in enumerate(code_cells(notebook), start=1)}
     cpu: list[float] = []
     start = time.perf_counter()
@@ -350,7 +347,7 @@ def site_markdown(cell_text: str, ids: set[str]) -> tuple[str, list[dict]]:
 
     ``ids``: the ids used so far on the page (updated). Returns the text and its headings.
     """
-    from transformer_site.checked.syntax import scan
+    from transformer_site.page.tokens import scan
 
     pieces, headings = [], []
     for region in scan(cell_text):
@@ -371,15 +368,12 @@ def site_markdown(cell_text: str, ids: set[str]) -> tuple[str, list[dict]]:
     return "\n".join(out_lines), headings
 
 
-def plain_literals(text: str, shown: str) -> str:
-    """Every ``{{ literal = expression }}`` written as its literal (for the notebook readers download)."""
-    from transformer_site.checked import find_checked_numbers
+def plain_literals(page: Page) -> str:
+    """The page with every ``{{ literal = expression }}`` written as its literal (for the notebook readers
+    download)."""
+    from transformer_site.notebooks.export import literal_lines
 
-    pieces, pos = [], 0
-    for number in find_checked_numbers(text, shown):
-        pieces += [text[pos : number.start], number.literal]
-        pos = number.end
-    return "".join(pieces) + text[pos:]
+    return "\n".join(literal_lines(page))
 
 
 def prepare_page_modules() -> None:
@@ -399,10 +393,10 @@ def prepare_page_modules() -> None:
 
 def verified_numbers(lab: Lab) -> tuple[list, float]:
     """The lab's checked numbers, each verified; a failing one raises :class:`LabError` (all of them listed)."""
-    from transformer_site.checked import check, find_checked_numbers
+    from transformer_site.checked import check
 
     start = time.process_time()
-    numbers = find_checked_numbers(lab.text, lab.shown)
+    numbers = lab.page.tokens
     prepare_page_modules()
     failing = [outcome.message for outcome in map(check, numbers) if not outcome.ok]
     if failing:
@@ -413,10 +407,10 @@ def verified_numbers(lab: Lab) -> tuple[list, float]:
 def page_and_download(lab: Lab, executed, root: Path) -> tuple[object, object, list[dict]]:
     """From the executed notebook: the page's variant (number spans, site headings and math) and the readers'
     (bare literals), with the same outputs; and the page's headings."""
-    from transformer_site.checked import render_checked_numbers
+    from transformer_site.checked.render import render_page
 
-    spans = jupytext.reads(render_checked_numbers(lab.text, lab.source, root=root), fmt="md")
-    plain = jupytext.reads(plain_literals(lab.text, lab.shown), fmt="md")
+    spans = jupytext.reads(render_page(lab.page, lab.page.text, 0), fmt="md")
+    plain = jupytext.reads(plain_literals(lab.page), fmt="md")
     page, download = nbformat.from_dict(json.loads(nbformat.writes(executed))), executed
     ids: set[str] = set()
     headings: list[dict] = []
@@ -449,9 +443,7 @@ def render_lab(lab: Lab, cache: LabCache, timeout: float, execute_cells: bool = 
         raise LabError(f"{lab.shown}: not a readable Jupytext Markdown notebook: {exc}") from None
     if not execute_cells:
         return _unexecuted(lab, source_notebook)
-    from transformer_site.checked import find_checked_numbers
-
-    key = cache.key(lab, find_checked_numbers(lab.text, lab.shown))
+    key = cache.key(lab, lab.page.tokens)
     folder = cache.folder(key)
     if folder is not None and (folder / "headings.json").is_file():
         return _stored(folder, lab, executed=False)
@@ -483,7 +475,7 @@ def _stored(folder: Path, lab: Lab, executed: bool) -> Rendered:
 def _unexecuted(lab: Lab, notebook) -> Rendered:
     """``TRANSFORMER_SITE_NO_EXEC=1``: the notebook without outputs, its numbers as written (not evaluated)."""
     folder = Path(tempfile.mkdtemp(prefix="lab-noexec-"))
-    plain = jupytext.reads(plain_literals(lab.text, lab.shown), fmt="md")
+    plain = jupytext.reads(plain_literals(lab.page), fmt="md")
     ids: set[str] = set()
     headings: list[dict] = []
     for cell in plain.cells:
@@ -643,13 +635,17 @@ def _time_limit() -> float:
     return float(environment.value("TRANSFORMER_BLOCK_TIME_LIMIT"))
 
 
-def execute_labs(labs: LabBuild, files: SiteFiles, docs_dir: str, use_directory_urls: bool, failures: Failures) -> None:
+def execute_labs(
+    labs: LabBuild, files: SiteFiles, pages: Callable[[str, Path], Page], use_directory_urls: bool, failures: Failures
+) -> None:
     """Each lab page executed (or from the cache); the page is rendered from the executed notebook; the readers'
-    copy is served beside it. A failing lab is reported (the build fails) and its page stays plain Markdown."""
+    copy is served beside it. ``pages``: the build's model of a page. A failing lab is reported (the build fails)
+    and its page stays plain Markdown."""
     for uri, source in files.pages():
-        if source is None or not is_lab(source):
+        page = pages(uri, source) if source is not None and source.suffix == ".md" else None
+        if page is None or not page.is_lab:
             continue
-        lab = Lab(Path(source), uri, f"{docs_dir}/{uri}")
+        lab = Lab(Path(source), uri, page.path, page)
         if not labs.renderer:
             failures.report(f"lab notebook: {lab.shown}: the mkdocs-jupyter plugin is not in mkdocs.yml's plugins")
             continue

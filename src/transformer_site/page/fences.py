@@ -1,24 +1,18 @@
-"""The page model: what the build knows of a page and of the site's pages, independent of the builder.
+"""Fenced code blocks of a Markdown page, found once for every consumer (through ``Page.fences``): the executed
+blocks, the notebook export, the questions and the checked-number scanner (which must never read code as prose).
 
-Fenced code blocks (:func:`find_fences`) are found once for every consumer: the executed blocks, the notebook
-export, the questions and the checked-number scanner (which must never read code as prose). A fence opens with
-three or more backticks or tildes, indented by spaces or tabs (lists, admonitions, tabs) and/or inside a
-blockquote (``> ```python``), and closes with a line of the same character at least as long. A backtick fence's
-info string may not contain a backtick (CommonMark: ```` ```a``` ```` on one line is inline code, not a fence).
-An unclosed fence runs to the end of the page. An *executed* fence carries ``exec="on"`` (markdown-exec's syntax);
-its body usually includes a snippet file with a ``--8<-- "snippets/…py"`` line (pymdownx.snippets).
-
-``SiteMap`` is the site as the builder serves it — where each page is, its title, the link from one page to
-another; ``SiteFiles`` the builder's files while they are gathered. The adapter (``transformer_site.plugin``)
-implements both over MkDocs' files; the capabilities read them.
+A fence opens with three or more backticks or tildes, indented by spaces or tabs (lists, admonitions, tabs)
+and/or inside a blockquote (``> ```python``), and closes with a line of the same character at least as long.
+A backtick fence's info string may not contain a backtick (CommonMark: ```` ```a``` ```` on one line is inline
+code, not a fence). An unclosed fence runs to the end of the page. An *executed* fence carries ``exec="on"``
+(markdown-exec's syntax); its body usually includes a snippet file with a ``--8<-- "snippets/…py"`` line
+(pymdownx.snippets).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Protocol
+from dataclasses import dataclass, replace
 
 _OPENING = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})\s*(?P<lang>[\w-]*)(?P<attrs>[^\n]*)$")
 _EXEC = re.compile(r"""\bexec=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s"']*))""")
@@ -54,6 +48,10 @@ class Fence:
     def includes(self) -> tuple[str, ...]:
         """The snippet files the body includes, in order."""
         return tuple(m["path"] for text in self.body for m in [INCLUDE.match(text)] if m)
+
+    def shifted(self, lines: int) -> Fence:
+        """The same fence, counted in a text that has ``lines`` more lines above it."""
+        return replace(self, start=self.start + lines, end=self.end + lines)
 
 
 def find_fences(lines: list[str]) -> list[Fence]:
@@ -101,38 +99,3 @@ def fence_spans(text: str) -> list[tuple[int, int]]:
         end = starts[fence.end + 1] if fence.end + 1 < len(starts) else len(text)
         spans.append((starts[fence.start], end))
     return spans
-
-
-class SiteMap(Protocol):
-    """The pages of the site (each named by its path relative to docs/, ``notes/03-attention.md``)."""
-
-    def relative_url(self, target: str, from_page: str) -> str | None:
-        """The link from ``from_page`` to the page ``target``; None when ``target`` is no page of the site."""
-
-    def title(self, target: str) -> str | None:
-        """The title the builder gave ``target`` (None: not known yet, or no page)."""
-
-    def source(self, target: str) -> Path | None:
-        """The file of ``target`` (None: no page)."""
-
-
-class SiteFiles(Protocol):
-    """The files of one build as the builder holds them, while they are gathered (the adapter implements it)."""
-
-    def pages(self) -> list[tuple[str, Path | None]]:
-        """Every Markdown page: its path relative to docs/ and its file (None: a page made by the build)."""
-
-    def url(self, uri: str) -> str:
-        """The URL path the page ``uri`` is served at (``notes/03-attention/``)."""
-
-    def add(self, uri: str, *, content: bytes | None = None, source: Path | None = None) -> None:
-        """Serve ``content``, or the file ``source``, at ``uri``."""
-
-    def content(self, uri: str) -> bytes:
-        """What is served at ``uri``."""
-
-    def set_content(self, uri: str, content: bytes) -> None:
-        """Serve ``content`` at ``uri`` instead."""
-
-    def render_from(self, uri: str, source: Path) -> None:
-        """Render the page ``uri`` from the file ``source`` (its address and links stay the page's)."""

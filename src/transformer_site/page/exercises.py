@@ -31,9 +31,9 @@ A question is an admonition-like block at the top level of a page (any text insi
 page's questions and a score (the exam page).
 
 :func:`find_exercises` reads the blocks of a page and reports every mistake as :class:`ExerciseError`
-naming ``page.md:line``; :func:`check_answer` evaluates an answer in the citable namespace
-(``transformer_site.citable``) and says what is wrong with it, if anything. The page's HTML is made by
-``transformer_site.exercises.html``, the notebook's cells by ``transformer_site.notebooks.export``.
+naming ``page.md:line``. ``transformer_site.exercises.render.check_answer`` evaluates an answer in the citable
+namespace; the page's HTML is made by ``transformer_site.exercises.html``, the notebook's cells by
+``transformer_site.notebooks.export``.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from transformer_site.page_model import fence_spans, line_starts
+from transformer_site.page.fences import fence_spans, line_starts
 
 KINDS = {"number": "計算", "choice": "選択", "stage": "段と形"}
 _HEADER = re.compile(r"^(?P<indent>[ \t>]*)(?P<marker>!!!|\?\?\?\+?)[ \t]+exercise(?P<rest>[^\n]*)$")
@@ -197,14 +197,17 @@ def _in_code(lines: list[str]) -> set[int]:
     return inside
 
 
-def find_exercises(markdown: str, page: str, first_line: int = 1) -> tuple[list[Exercise], Bank | None]:
+def find_exercises(
+    markdown: str, page: str, first_line: int = 1, code: set[int] | None = None
+) -> tuple[list[Exercise], Bank | None]:
     """The question blocks of one page, in order, and its bank marker if any.
 
-    ``first_line``: the file's line number of ``markdown``'s first line (MkDocs strips front matter). Every
-    mistake raises :class:`ExerciseError` naming ``page:line``; the first one found is reported.
+    ``first_line``: the file's line number of ``markdown``'s first line (MkDocs strips front matter); ``code``:
+    the indices of its lines inside fenced code, if known. Every mistake raises :class:`ExerciseError` naming
+    ``page:line``; the first one found is reported.
     """
     lines = markdown.split("\n")
-    code = _in_code(lines)
+    code = _in_code(lines) if code is None else code
     exercises: list[Exercise] = []
     bank: Bank | None = None
     i = 0
@@ -392,39 +395,3 @@ def _check_shape(exercise: Exercise, where: str) -> None:
         raise ExerciseError(f"{where}: the question has no `hint:`")
     if exercise.solution is None:
         raise ExerciseError(f"{where}: the question has no `solution:`")
-
-
-def check_answer(exercise: Exercise, baseline=None) -> str | None:
-    """What is wrong with the answer as ``src`` computes it now (None: nothing). Evaluated in the citable names.
-
-    A number's literal against its value is the checked number's own check (``transformer_site.checked``);
-    here: the value is a number at all. A choice: the value is one of the options, and the one the page marks.
-    ``baseline``: the build's record of the state executed code may not change (None outside a build).
-    """
-    from transformer_site.checked.evaluation import ExpressionError, evaluate
-    from transformer_site.checked.formats import NotANumber, as_number
-
-    at = f"{exercise.page}:{exercise.answer_line}"
-    expression = exercise.answer_expression
-    try:
-        value = evaluate(expression, where=at, baseline=baseline)
-    except ExpressionError as exc:
-        return f"{at}: the answer of this question cannot be computed: {exc}"
-    if exercise.kind == "number":
-        try:
-            as_number(value)
-        except NotANumber as exc:
-            return f"{at}: the answer of a number question is not a number: {expression} is {exc}"
-        return None
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        return (
-            f"{at}: the answer of a {exercise.kind} question is an option's key; {expression} gives a "
-            f"{type(value).__name__} ({value!r})"
-        )
-    computed = str(value)
-    keys = [o.key for o in exercise.options]
-    if computed not in keys:
-        return f"{at}: the right option computed by src, {computed!r}, is not among the options ({', '.join(keys)})"
-    if computed != exercise.answer_literal:
-        return f"{at}: the page marks option {exercise.answer_literal!r} as right, but src computes {computed!r}"
-    return None

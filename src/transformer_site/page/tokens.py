@@ -1,4 +1,4 @@
-"""Find the tokens of a page: checked numbers, checked claims, exemption markers and citations.
+"""The tokens of a page: checked numbers, checked claims, exemption markers and citations (``Page.tokens``).
 
 - a checked number ``{{ +3.526 = s1.scores[0, 2, 3] }}``: the literal the reader sees, the expression computing it;
 - a checked claim ``{{ どの文でも if notes.attention.n_relations_won() == 16 }}``: the words the reader sees, and a
@@ -10,9 +10,9 @@
 The scanner splits a page into regions so that code is never read as prose:
 
 - ``frontmatter``: a YAML block at the top of the file;
-- ``code``: fenced blocks (found by ``transformer_site.page_model``, the scanner the build hook and the notebook
-  export use too: ``` and ~~~, any indentation, inside blockquotes, the exec fence's own attribute line
-  included) and inline code spans (a span does not cross a blank line);
+- ``code``: fenced blocks (the page's fences, ``transformer_site.page.fences``: ``` and ~~~, any indentation,
+  inside blockquotes, the exec fence's own attribute line included) and inline code spans (a span does not
+  cross a blank line);
 - ``comment``: HTML comments;
 - ``math``: ``$…$``, ``\\(…\\)``, ``$$…$$``, ``\\[…\\]`` and ``\\begin{env}…\\end{env}``;
 - ``tag`` / ``url``: HTML tags, link targets ``](…)``, reference definitions and bare URLs;
@@ -30,9 +30,8 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from transformer_site.page_model import fence_spans
-
-from .formats import LiteralError, NumberFormat, parse_literal
+from transformer_site.page.fences import fence_spans
+from transformer_site.page.formats import LiteralError, NumberFormat, parse_literal
 
 _FRONT_MATTER = re.compile(r"-{3}[ \t]*\n.*?\n(?:\.{3}|-{3})[ \t]*(?:\n|\Z)", re.DOTALL)
 _NO_BLANK = r"(?:(?!\n[ \t]*\n)[\s\S])"  # any character, but never across a blank line
@@ -126,15 +125,15 @@ def is_candidate(token: str) -> bool:
     return body[:1].isspace() or "=" in body or _MARKER_BODY.fullmatch(body) is not None
 
 
-def scan(text: str) -> list[Region]:
-    """Regions covering ``text`` in order."""
+def scan(text: str, fences: list[tuple[int, int]] | None = None) -> list[Region]:
+    """Regions covering ``text`` in order. ``fences``: the (start, end) offsets of its fenced blocks, if known."""
     regions: list[Region] = []
     pos = 0
     m = _FRONT_MATTER.match(text)
     if m:
         regions.append(Region(0, m.end(), "frontmatter"))
         pos = m.end()
-    for start, end in fence_spans(text):
+    for start, end in fence_spans(text) if fences is None else fences:
         if start < pos:  # a fence inside the front matter is YAML, already skipped
             continue
         regions.extend(_scan_inline(text, pos, start))
@@ -177,12 +176,15 @@ _STRAY_IN_TEXT = re.compile(r"\{\{|\}\}")
 _STRAY_IN_MATH = re.compile(r"\{\{(?=\s|[^{}\n]*=)")
 
 
-def find_checked_numbers(text: str, path: str, first_line: int = 1) -> list[CheckedNumber]:
+def find_checked_numbers(
+    text: str, path: str, first_line: int = 1, regions: list[Region] | None = None
+) -> list[CheckedNumber]:
     """Every token in ``text`` (code, comments and front matter skipped): checked numbers and claims, markers,
-    citations, and every broken attempt at one (an unclosed ``{{``, a lone ``}}``): those carry a ``problem``."""
+    citations, and every broken attempt at one (an unclosed ``{{``, a lone ``}}``): those carry a ``problem``.
+    ``regions``: ``scan(text)``, if known."""
     lines = LineIndex(text, first_line)
     found = []
-    for region in scan(text):
+    for region in scan(text) if regions is None else regions:
         if region.kind == "checked":
             found.append(_parse_token(text, region.start, region.end, path, lines, in_math=False))
         elif region.kind == "cite":
