@@ -16,7 +16,8 @@ if ! [[ "$addr" =~ ^[A-Za-z0-9.:-]+:[0-9]{1,5}$ ]]; then
   exit 2
 fi
 bash scripts/setup-venv.sh docs
-export NO_MKDOCS_2_WARNING=1 TRANSFORMER_PREVIEW=1
+# Material for MkDocs prints its end-of-life notice (2027-05-05; README: 土台の状況と計画) once as the server starts.
+export TRANSFORMER_PREVIEW=1
 # --dirty: a prose edit rebuilds its page (and the pages that read it) in a second or two; an edit of src,
 # a snippet or the configuration rebuilds the whole site (transformer_site.incremental decides).
 exec .venv/bin/mkdocs serve --strict --dirty -a "$addr"

@@ -20,7 +20,7 @@ if ! [[ "$jobs" =~ ^[0-9]+$ ]]; then
   exit 2
 fi
 bash scripts/setup-venv.sh tests
-export NO_MKDOCS_2_WARNING=1
+export NO_MKDOCS_2_WARNING=1  # the suite's dozens of builds do not repeat Material's notice (serve.sh shows it)
 .venv/bin/ruff check src tests snippets benchmarks
 parallel=(-n "$jobs" --dist loadgroup --no-loadscope-reorder)  # tests/conftest.py orders the groups, longest first
 if [ "$jobs" = 0 ]; then

@@ -320,3 +320,11 @@ def steps(event: str, when: int) -> list[Step]:
 def moments() -> list[tuple[str, int]]:
     """Each (event, when) that has steps, in the table's order."""
     return list(dict.fromkeys((row.event, row.when) for row in PIPELINE))
+
+
+def table() -> str:
+    """The pipeline as a Markdown table (CONTRIBUTING.md holds a copy; a test keeps it equal)."""
+    names = {FIRST: "FIRST", AFTER: "AFTER", LAST: "LAST"}
+    rows = ["| event | when | step | what it does |", "|---|---|---|---|"]
+    rows += [f"| {row.event} | {names[row.when]} | `{row.step.__name__}` | {row.does} |" for row in PIPELINE]
+    return "\n".join(rows)

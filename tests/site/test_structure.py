@@ -125,3 +125,18 @@ def test_no_build_state_in_module_globals():
             if isinstance(node, ast.Global):
                 rebinding += [f"{name}: {global_name}" for global_name in node.names]
     assert rebinding == ["transformer_site.execution.isolation: _installed"]
+
+
+def test_contributing_holds_the_pipeline_table_as_the_code_has_it():
+    text = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    copy = text.split("<!-- pipeline: start -->\n", 1)[1].split("\n<!-- pipeline: end -->", 1)[0]
+    assert copy == pipeline.table(), "paste transformer_site.pipeline.table() into CONTRIBUTING.md"
+
+
+def test_the_readme_is_short_and_gives_the_two_commands():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 100
+    commands = [line.split("#")[0].strip() for line in readme.splitlines() if line.startswith("bash scripts/")]
+    assert commands == ["bash scripts/serve.sh", "bash scripts/test.sh"]
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert "\nbash scripts/test.sh\n" in ci and "bash .ci/fresh-serve" in ci  # CI runs both, on a fresh clone
