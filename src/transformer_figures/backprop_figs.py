@@ -19,6 +19,24 @@ from .heat_table import ColourScale, HeatFigure, heat_figure, heat_table
 from .notes_attention_figs import token_labels
 from .style import ACCENT, INK, SEQUENTIAL_CMAP, new_figure
 
+TEXT = {
+    "masked_row": "ヘッド {head} の隠した行 A",
+    "jacobian": "ヤコビアン ∂A_i/∂S_j",
+    "every_example": "{n} 例すべて",
+    "norm_axis": "‖∂L/∂·‖ (フロベニウスノルム、対数目盛)",
+    "scaled": "√d_k で割る",
+    "unscaled": "割らない",
+    "mean_loss": "40 例の平均損失",
+    "floor": "このデータで到達できる最小値",
+    "loss": "損失 L",
+    "learning_rate": "学習率 η",
+    "step": "ステップ",
+    "learned_head": "学習後 ヘッド {head} (行 i は語 i を隠す)",
+    "preset_head": "プリセット ヘッド {head} (文全体)",
+    "query_key": "クエリ ＼ キー",
+}
+"""The reader-facing words of these figures (titles, axes, legends)."""
+
 
 def _signed_scale(*arrays: np.ndarray) -> ColourScale:
     """One diverging scale centred on 0 for all ``arrays`` (the site's meaning of blue/red: signed values)."""
@@ -78,11 +96,11 @@ def jacobian_figure(attn_row: np.ndarray, jacobian: np.ndarray, words: Sequence[
     keys = list(words)
     weights = heat_table(np.asarray(attn_row)[None, :], ["A"], keys, fmt="{:.3f}",
                          scale=ColourScale.for_values(None, vmin=0.0, vmax=1.0),
-                         title=f"ヘッド {head} の隠した行 A", corner="")  # fmt: skip
+                         title=TEXT["masked_row"].format(head=head), corner="")  # fmt: skip
     span = 0.25  # |A_i(δ_ij − A_j)| ≤ 1/4 for any row: one fixed scale, so two heads compare by colour
     J = heat_table(jacobian, [f"A_{w}" for w in keys], [f"S_{w}" for w in keys], fmt="{:+.3f}",
                    scale=ColourScale.for_values(None, vmin=-span, vmax=span, center=0.0),
-                   title="ヤコビアン ∂A_i/∂S_j", corner="i ＼ j",
+                   title=TEXT["jacobian"], corner="i ＼ j",
                    framed_cells=[(i, i) for i in range(len(keys))])  # fmt: skip
     return HeatFigure((weights, J), ((weights.scale, "{:.1f}"), (J.scale, "{:+.2f}")))
 
@@ -110,10 +128,10 @@ def gradient_norms_figure(stages: Sequence[str], example: Sequence[float], other
     for row in others:
         ax.plot(row, y, "o", color=ACCENT[0], alpha=0.18, ms=3.5, lw=0)
     ax.plot(example, y, "-o", color=ACCENT[1], lw=1.8, ms=5, label=example_label)
-    ax.plot([], [], "o", color=ACCENT[0], alpha=0.5, ms=4, label=f"{len(others)} 例すべて")
+    ax.plot([], [], "o", color=ACCENT[0], alpha=0.5, ms=4, label=TEXT["every_example"].format(n=len(others)))
     ax.set_yticks(y, [f"∂L/∂{s.removeprefix('d_')}" for s in stages], fontsize=9.5)
     ax.set_xscale("log")
-    ax.set_xlabel("‖∂L/∂·‖ (フロベニウスノルム、対数目盛)")
+    ax.set_xlabel(TEXT["norm_axis"])
     ax.grid(True, axis="x", which="major")
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=9)  # above the axes: no dot hidden
     return fig
@@ -124,8 +142,8 @@ def sqrt_dk_figure(d_k: np.ndarray, measures: Mapping[str, tuple[np.ndarray, np.
     fig, axes = new_figure(6.0, 2.5 * len(measures) + 0.6, nrows=len(measures), sharex=True)
     axes = np.atleast_1d(axes)
     for ax, (label, (scaled, unscaled)) in zip(axes, measures.items(), strict=True):
-        ax.plot(d_k, scaled, "-o", color=ACCENT[0], lw=1.8, ms=4, label="√d_k で割る")
-        ax.plot(d_k, unscaled, "--s", color=ACCENT[1], lw=1.8, ms=4, label="割らない")
+        ax.plot(d_k, scaled, "-o", color=ACCENT[0], lw=1.8, ms=4, label=TEXT["scaled"])
+        ax.plot(d_k, unscaled, "--s", color=ACCENT[1], lw=1.8, ms=4, label=TEXT["unscaled"])
         ax.set_ylabel(label, fontsize=9.5)
         ax.set_ylim(0, max(float(np.max(scaled)), float(np.max(unscaled))) * 1.15)
         ax.grid(True)
@@ -141,15 +159,15 @@ def loss_curve_figure(losses: np.ndarray, lr: np.ndarray, floor: float) -> Figur
     """The mean loss before each step (log scale) with the data's floor dashed, and the Noam rate below it."""
     steps = np.arange(len(losses))
     fig, (top, bottom) = new_figure(6.0, 4.6, nrows=2, sharex=True, height_ratios=(2, 1))
-    top.plot(steps, losses, color=ACCENT[0], lw=2.0, label="40 例の平均損失")
-    top.axhline(floor, color=INK, lw=0.9, ls="--", label="このデータで到達できる最小値")
+    top.plot(steps, losses, color=ACCENT[0], lw=2.0, label=TEXT["mean_loss"])
+    top.axhline(floor, color=INK, lw=0.9, ls="--", label=TEXT["floor"])
     top.set_yscale("log")
-    top.set_ylabel("損失 L")
+    top.set_ylabel(TEXT["loss"])
     top.grid(True, which="both")
     top.legend(loc="upper right", fontsize=9)
     bottom.plot(np.arange(1, len(lr) + 1), lr, color=ACCENT[2], lw=1.8)
-    bottom.set_ylabel("学習率 η")
-    bottom.set_xlabel("ステップ")
+    bottom.set_ylabel(TEXT["learning_rate"])
+    bottom.set_xlabel(TEXT["step"])
     bottom.set_ylim(0, float(np.max(lr)) * 1.2)
     bottom.grid(True)
     return fig
@@ -169,10 +187,10 @@ def attention_comparison_figure(
     tables = []
     for head in range(N_HEADS):
         tables.append(heat_table(learned[head], labels, keys, fmt="{:.2f}", scale=scale,
-                                 title=f"学習後 ヘッド {head} (行 i は語 i を隠す)", corner="クエリ ＼ キー",
+                                 title=TEXT["learned_head"].format(head=head), corner=TEXT["query_key"],
                                  framed_cells=[(q, k) for _, lh, q, k in intended if lh == head]))  # fmt: skip
     for head in range(N_HEADS):
         tables.append(heat_table(preset_attn[head], labels, keys, fmt="{:.2f}", scale=scale,
-                                 title=f"プリセット ヘッド {head} (文全体)", corner="クエリ ＼ キー",
+                                 title=TEXT["preset_head"].format(head=head), corner=TEXT["query_key"],
                                  framed_cells=[(q, k) for ph, _, q, k in intended if ph == head]))  # fmt: skip
     return heat_figure(*tables, columns=N_HEADS, legend_fmt="{:.1f}")

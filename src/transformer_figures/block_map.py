@@ -15,6 +15,13 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+TEXT = {
+    "title": "ブロックの地図",
+    "whole": "ブロック全体",
+    "this_page": "{title}: このページは {where}",
+}
+"""The reader-facing words of the map (its title, and what its label says of the page)."""
+
 
 @dataclass(frozen=True)
 class MapStage:
@@ -31,7 +38,7 @@ def block_map_html(
     *,
     large: bool = False,
     whole: bool = False,
-    title: str = "ブロックの地図",
+    title: str = "",
     note: str = "",
 ) -> str:
     """``<nav>`` holding the stages in order as an ordered list of links, ``current`` highlighted.
@@ -45,8 +52,9 @@ def block_map_html(
     if len(set(keys)) != len(keys):
         raise ValueError(f"the map's stages repeat a key: {keys}")
     here = next((s.label for s in stages if s.key == current), None)
-    where = "ブロック全体" if whole else (here or "")
-    label = f"{title}: このページは {where}" if where else title
+    title = title or TEXT["title"]
+    where = TEXT["whole"] if whole else (here or "")
+    label = TEXT["this_page"].format(title=title, where=where) if where else title
     classes = ["block-map", "block-map--large" if large else "block-map--small"]
     if whole:
         classes.append("block-map--whole")

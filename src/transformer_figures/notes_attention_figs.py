@@ -20,6 +20,32 @@ from .plots import format_number
 from .style import ACCENT, new_figure
 from .tables import table_html
 
+TEXT = {
+    "word_dimension": "token id と単語 ＼ 次元 d",
+    "position_dimension": "位置 t ＼ 次元 d",
+    "sin": "sin (偶数次元)",
+    "cos": "cos (奇数次元)",
+    "pair_period": "d{even}, d{odd}  周期 {period:,.1f}",
+    "position": "位置 t",
+    "sentence_length": "文の長さ T = {T}",
+    "period_axis": "周期 (位置の数, 対数軸)",
+    "x_parts": ("W_E[tokens] (単語の意味)", "+ W_P (位置)", "= X (ブロックへの入力)"),
+    "name_head": "{name}  ヘッド {head}",
+    "bond_column": "{name}  (列 g{column})",
+    "concat": "concat (ヘッド 0 | ヘッド 1)",
+    "y_terms": "{word} の Y をキーのトークンごとの項に分ける",
+    "key_dimension": "キー j ＼ 次元 d",
+    "head_name": "ヘッド {head} の {name}",
+    "query_key": "クエリ i ＼ キー j",
+    "won": "勝ち",
+    "lost": "負け (勝者 {winner})",
+    "lost_short": "負け ({winner})",
+    "verdict_headers": ("関係", "ヘッド", "重み", "次点 (重み)", "差", "次点の何倍", "判定", "他ヘッドの重み"),
+    "sentence": "文{number}",
+    "summary_headers": ("文", "関係", "ヘッド", "重み", "次点", "差", "判定"),
+}
+"""The reader-facing words of the notes' attention figures and tables (titles, axes, legends, headers)."""
+
 DIM_LABELS = tuple(f"d{d} {name}" for d, name in enumerate(DIM_NAMES))
 BOND_COLOUR = ACCENT[1]
 
@@ -35,7 +61,7 @@ def embedding_figure(W_E: np.ndarray) -> HeatFigure:
     # A value added into the signed X = W_E[tokens] + W_P, not a weight: the diverging scale centred at 0, as
     # §2 and the X decomposition colour the same rows (white = 0, so its zeros stay the background; red = +).
     table = heat_table(W_E, [f"{i} {w}" for i, w in enumerate(VOCAB)], DIM_LABELS, fmt="{:.1f}", center=0.0,
-                       corner="token id と単語 ＼ 次元 d", vertical_columns=True, hidden_zeros=True,
+                       corner=TEXT["word_dimension"], vertical_columns=True, hidden_zeros=True,
                        divider_before=(8, 12))  # category | feature | identity trace  # fmt: skip
     return heat_figure(table, legend_fmt="{:.1f}")
 
@@ -43,8 +69,8 @@ def embedding_figure(W_E: np.ndarray) -> HeatFigure:
 def positional_heatmap_figure(W_P: np.ndarray) -> HeatFigure:
     """W_P (T × d_model): sin in even, cos in odd dimensions."""
     cols = [f"d{d} {'cos' if d % 2 else 'sin'}" for d in range(D_MODEL)]
-    table = heat_table(W_P, [f"t={t}" for t in range(T)], cols, fmt="{:+.2f}", center=0.0, corner="位置 t ＼ 次元 d",
-                       vertical_columns=True)  # fmt: skip
+    table = heat_table(W_P, [f"t={t}" for t in range(T)], cols, fmt="{:+.2f}", center=0.0,
+                       corner=TEXT["position_dimension"], vertical_columns=True)  # fmt: skip
     return heat_figure(table, legend_fmt="{:+.1f}")
 
 
@@ -54,18 +80,18 @@ def positional_waves_figure(omegas: np.ndarray, periods: np.ndarray) -> Figure:
     t_line = np.linspace(0.0, T - 1, 200)
     t_dots = np.arange(T)
     for i, ax in enumerate(axes.flat):
-        ax.plot(t_line, np.sin(omegas[i] * t_line), color=ACCENT[0], linewidth=1.6, label="sin (偶数次元)")
+        ax.plot(t_line, np.sin(omegas[i] * t_line), color=ACCENT[0], linewidth=1.6, label=TEXT["sin"])
         ax.plot(t_line, np.cos(omegas[i] * t_line), color=ACCENT[1], linewidth=1.6, linestyle="--",
-                label="cos (奇数次元)")  # fmt: skip
+                label=TEXT["cos"])  # fmt: skip
         ax.plot(t_dots, np.sin(omegas[i] * t_dots), "o", color=ACCENT[0], markersize=4.5)
         ax.plot(t_dots, np.cos(omegas[i] * t_dots), "s", color=ACCENT[1], markersize=4.5)
-        ax.set_title(f"d{2 * i}, d{2 * i + 1}  周期 {periods[i]:,.1f}", fontsize=9.5)
+        ax.set_title(TEXT["pair_period"].format(even=2 * i, odd=2 * i + 1, period=periods[i]), fontsize=9.5)
         ax.set_ylim(-1.15, 1.15)
         ax.set_xticks(t_dots)
         ax.axhline(0.0, color="#888888", linewidth=0.6)
         ax.grid(True)
     for ax in axes[1]:
-        ax.set_xlabel("位置 t")
+        ax.set_xlabel(TEXT["position"])
     axes[0, 0].legend(loc="lower left", fontsize=8)
     return fig
 
@@ -76,11 +102,11 @@ def positional_periods_figure(periods: np.ndarray) -> Figure:
     labels = [f"d{2 * i},d{2 * i + 1}" for i in range(len(periods))]
     ax.bar(labels, periods, color=ACCENT[0])
     ax.set_yscale("log")
-    ax.axhline(T, color=ACCENT[1], linewidth=1.5, linestyle="--", label=f"文の長さ T = {T}")
+    ax.axhline(T, color=ACCENT[1], linewidth=1.5, linestyle="--", label=TEXT["sentence_length"].format(T=T))
     ax.legend(loc="upper left", fontsize=9)  # a label on the line itself sat on the first bar
     for x, p in enumerate(periods):
         ax.text(x, p * 1.15, f"{p:,.0f}" if p >= 10 else f"{p:.2f}", ha="center", fontsize=8)
-    ax.set_ylabel("周期 (位置の数, 対数軸)")
+    ax.set_ylabel(TEXT["period_axis"])
     ax.set_ylim(1, periods[-1] * 4)
     return fig
 
@@ -89,7 +115,7 @@ def x_decomposition_figure(X_tok: np.ndarray, X_pos: np.ndarray, X: np.ndarray, 
     """W_E[tokens] + W_P = X for one sentence, three heat tables on one colour scale."""
     words = token_labels(words)
     scale = ColourScale.for_values(X, center=0.0)
-    titles = ("W_E[tokens] (単語の意味)", "+ W_P (位置)", "= X (ブロックへの入力)")
+    titles = TEXT["x_parts"]
     short = [f"d{d}" for d in range(D_MODEL)]  # the dimensions are named once, on the first table
     tables = [
         heat_table(
@@ -122,7 +148,7 @@ def qkv_figure(Q: np.ndarray, K: np.ndarray, V: np.ndarray, words: Sequence[str]
             words,
             [f"g{head * D_K + k}" for k in range(D_K)],
             scale=scale,
-            title=f"{name}  ヘッド {head}",
+            title=TEXT["name_head"].format(name=name, head=head),
             hidden_zeros=True,
             framed_columns=_bond_columns(head) if name != "V" else (),
         )
@@ -146,8 +172,9 @@ def bond_split_figure(splits: Sequence[tuple[np.ndarray, np.ndarray]], words: Se
     tables = []
     for b, matrix in zip(BONDS, matrices, strict=True):
         columns = ["Q: W_E", "Q: W_P", f"Q = X[:, d{b.query_dim}]", "K: W_E", "K: W_P", f"K = X[:, d{b.key_dim}]"]
-        tables.append(heat_table(matrix, words, columns, scale=scale, title=f"{b.name}  (列 g{b.column})",
-                                 vertical_columns=True, divider_before=(3,)))  # fmt: skip
+        title = TEXT["bond_column"].format(name=b.name, column=b.column)
+        tables.append(heat_table(matrix, words, columns, scale=scale, title=title, vertical_columns=True,
+                                 divider_before=(3,)))  # fmt: skip
     return heat_figure(*tables, columns=len(BONDS))
 
 
@@ -159,7 +186,7 @@ def concat_figure(concat: np.ndarray, Y: np.ndarray, words: Sequence[str]) -> He
     tables = [
         heat_table(matrix, words, cols, scale=scale, title=title, vertical_columns=True, divider_before=(D_K,))
         for matrix, title, cols in (
-            (concat, "concat (ヘッド 0 | ヘッド 1)", [f"g{d}" for d in range(D_MODEL)]),
+            (concat, TEXT["concat"], [f"g{d}" for d in range(D_MODEL)]),
             (Y, "Y = concat · W_O", DIM_LABELS),
         )
     ]
@@ -171,8 +198,8 @@ def y_sources_figure(terms: np.ndarray, words: Sequence[str], t: int) -> HeatFig
     words = token_labels(words)
     matrix = np.vstack([terms, terms.sum(axis=0)])
     rows = [f"← {w}" for w in words] + [f"= Y[{words[t]}, d]"]
-    table = heat_table(matrix, rows, DIM_LABELS, center=0.0, title=f"{words[t]} の Y をキーのトークンごとの項に分ける",
-                       corner="キー j ＼ 次元 d", vertical_columns=True, divider_before=(D_K,),
+    table = heat_table(matrix, rows, DIM_LABELS, center=0.0, title=TEXT["y_terms"].format(word=words[t]),
+                       corner=TEXT["key_dimension"], vertical_columns=True, divider_before=(D_K,),
                        rule_before_rows=(T,))  # fmt: skip
     return heat_figure(table)
 
@@ -188,7 +215,8 @@ def head_tables(
     shared = ColourScale.for_values(matrices if "vmin" not in scale else None, **scale)
     tables = [
         heat_table(
-            m, words, words, fmt=fmt, scale=shared, title=f"ヘッド {head} の {name}", corner="クエリ i ＼ キー j"
+            m, words, words, fmt=fmt, scale=shared, title=TEXT["head_name"].format(head=head, name=name),
+            corner=TEXT["query_key"],
         )
         for head, m in enumerate(matrices)
     ]
@@ -210,16 +238,18 @@ def attention_relations_figure(scores: np.ndarray, attn: np.ndarray, verdicts, w
         for head in range(N_HEADS):
             mine = [v for v in verdicts if v.head == head]
             tables.append(heat_table(
-                tensor[head], words, keys, fmt=fmt, scale=scale, title=f"{name}  ヘッド {head}",
-                corner="クエリ i ＼ キー j", framed_cells=[(v.query_pos, v.key_pos) for v in mine],
+                tensor[head], words, keys, fmt=fmt, scale=scale, title=TEXT["name_head"].format(name=name, head=head),
+                corner=TEXT["query_key"], framed_cells=[(v.query_pos, v.key_pos) for v in mine],
                 dashed_cells=[(v.query_pos, v.winner_pos) for v in mine if not v.wins],
             ))  # fmt: skip
     return HeatFigure(tuple(tables), ((score_scale, "{:+.2f}"), (weight_scale, "{:.1f}")), columns=N_HEADS)
 
 
-def outcome(v) -> str:
-    """勝ち, or 負け with the word that won the row."""
-    return "勝ち" if v.wins else f"負け (勝者 {v.winner})"
+def outcome(v, short: bool = False) -> str:
+    """Won, or lost with the word that won the row (``short``: without naming it the winner)."""
+    if v.wins:
+        return TEXT["won"]
+    return TEXT["lost_short" if short else "lost"].format(winner=v.winner)
 
 
 def verdict_table_html(verdicts) -> str:
@@ -230,18 +260,19 @@ def verdict_table_html(verdicts) -> str:
          f"×{v.weight_ratio:.1f}", outcome(v), format_number(v.other_head_weight, "{:.3f}")]
         for v in verdicts
     ]  # fmt: skip
-    headers = ["関係", "ヘッド", "重み", "次点 (重み)", "差", "次点の何倍", "判定", "他ヘッドの重み"]
+    headers = TEXT["verdict_headers"]
     return table_html(headers, rows)
 
 
 def verdict_summary_html(verdicts) -> str:
     """All relations in the given order: sentence, relation, head, weight, runner-up, margin, outcome."""
     rows = [
-        [f"文{v.sentence}", f"{v.query} → {v.key}", str(v.head), format_number(v.weight, "{:.3f}"), v.runner_up,
-         format_number(v.margin, "{:+.3f}"), outcome(v).replace("勝者 ", "")]
+        [TEXT["sentence"].format(number=v.sentence), f"{v.query} → {v.key}", str(v.head),
+         format_number(v.weight, "{:.3f}"), v.runner_up,
+         format_number(v.margin, "{:+.3f}"), outcome(v, short=True)]
         for v in verdicts
     ]  # fmt: skip
-    return table_html(["文", "関係", "ヘッド", "重み", "次点", "差", "判定"], rows)
+    return table_html(TEXT["summary_headers"], rows)
 
 
 def relations_tabs(panels: dict[str, tuple], alts: dict[str, str], name: str) -> str:

@@ -26,6 +26,31 @@ from .notes_attention_figs import DIM_LABELS, token_labels
 from .plots import format_number, unsigned_zero
 from .style import ACCENT, SEQUENTIAL_CMAP, new_figure
 
+TEXT = {
+    "ffn_out": "ffn_out (FFN の書き戻し)",
+    "ln2_out": "ln2_out = LayerNorm(residual2) (ブロックの出力)",
+    "mean": "トークンごとの平均 μ",
+    "std": "トークンごとの標準偏差 σ",
+    "before_ln": "LN の前",
+    "after_ln": "LN の後",
+    "sentence": "文{number}",
+    "gelu": "GELU(x) (tanh 近似)",
+    "threshold": "GELU(x) = 0.5 となる x = {x:.3f}\n(これを超えると「発火」)",
+    "minimum": "最小値 {y} (x = {x})",
+    "gelu_input": "ffn_pre (GELU への入力 x)",
+    "output": "出力",
+    "attribution_columns": (
+        "ffn_pre", "W_P なしの ffn_pre", "W_E 自分", "W_E 注意経由", "W_P 自分", "W_P 注意経由", "b1", "ffn_h",
+        "W_P なしの ffn_h",
+    ),
+    "detector_verdict": "検出器 · 判定",
+    "position_mean": "W_P の位置平均",
+    "residual_x": "残差 X",
+    "residual_ln1": "残差 ln1_out",
+    "shapes": "形 (実際の配列から)",
+}
+"""The reader-facing words of the notes' FFN and LayerNorm figures (titles, axes, legends, columns)."""
+
 N_USED_UNITS = preset.N_SINGLE_DETECTORS + len(preset.AND_DETECTOR_FEATURES)  # h16 … h31 are unused
 
 
@@ -70,8 +95,8 @@ def ln2_before_after_figure(
     ffn_out: np.ndarray, residual2: np.ndarray, ln2_out: np.ndarray, stats: LayerNormStats, words: Sequence[str]
 ) -> HeatFigure:
     """ffn_out, residual2 = ln1_out + ffn_out and ln2_out = LN(residual2), with μ and σ per token."""
-    panels = [("ffn_out (FFN の書き戻し)", ffn_out), ("residual2 = ln1_out + ffn_out", residual2),
-              ("ln2_out = LayerNorm(residual2) (ブロックの出力)", ln2_out)]  # fmt: skip
+    panels = [(TEXT["ffn_out"], ffn_out), ("residual2 = ln1_out + ffn_out", residual2),
+              (TEXT["ln2_out"], ln2_out)]  # fmt: skip
     return _before_after(panels, stats, words)
 
 
@@ -81,14 +106,15 @@ def ln_stats_figure(stats: Sequence[LayerNormStats]) -> Figure:
     x = np.arange(len(stats) * preset.T)
     numbers = range(1, len(stats) + 1)
     for ax, before, after, title in (
-        (axes[0], "mean_in", "mean_out", "トークンごとの平均 μ"),
-        (axes[1], "std_in", "std_out", "トークンごとの標準偏差 σ"),
+        (axes[0], "mean_in", "mean_out", TEXT["mean"]),
+        (axes[1], "std_in", "std_out", TEXT["std"]),
     ):
-        ax.plot(x, np.concatenate([getattr(s, before) for s in stats]), "o", color=ACCENT[0], label="LN の前")
-        ax.plot(x, np.concatenate([getattr(s, after) for s in stats]), "s", color=ACCENT[1], label="LN の後")
+        ax.plot(x, np.concatenate([getattr(s, before) for s in stats]), "o", color=ACCENT[0], label=TEXT["before_ln"])
+        ax.plot(x, np.concatenate([getattr(s, after) for s in stats]), "s", color=ACCENT[1], label=TEXT["after_ln"])
         for b in range(1, len(stats)):
             ax.axvline(b * preset.T - 0.5, color="#888888", linewidth=0.5)
-        ax.set_xticks([(n - 1) * preset.T + 2 for n in numbers], labels=[f"文{n}" for n in numbers])
+        sentences = [TEXT["sentence"].format(number=n) for n in numbers]
+        ax.set_xticks([(n - 1) * preset.T + 2 for n in numbers], labels=sentences)
         ax.set_title(title)
         ax.grid(True, axis="y")
     # above the panels: inside the μ panel of LayerNorm 2 the legend covered data points
@@ -103,21 +129,21 @@ def gelu_relu_figure(
     """GELU (tanh form) against ReLU over ``x``, the firing threshold GELU(x_star) = 0.5 and GELU's minimum."""
     fig, ax = new_figure(7.2, 4.0)
     ax.plot(x, relu, color=ACCENT[0], linewidth=1.8, linestyle="--", label="ReLU(x) = max(0, x)")
-    ax.plot(x, gelu, color=ACCENT[1], linewidth=2.2, label="GELU(x) (tanh 近似)")
+    ax.plot(x, gelu, color=ACCENT[1], linewidth=2.2, label=TEXT["gelu"])
     ax.axhline(FIRING_THRESHOLD, color="#888888", linewidth=0.9, linestyle=":")
     ax.plot([x_star], [FIRING_THRESHOLD], "o", color=ACCENT[2], markersize=7)
     # lower right, under the curves: the one free corner whatever the figure's width (desktop or phone)
-    ax.annotate(f"GELU(x) = 0.5 となる x = {x_star:.3f}\n(これを超えると「発火」)", (x_star, 0.5), (0.98, 0.04),
+    ax.annotate(TEXT["threshold"].format(x=x_star), (x_star, 0.5), (0.98, 0.04),
                 textcoords="axes fraction", ha="right", va="bottom", fontsize=9,
                 arrowprops={"arrowstyle": "->", "color": "#888888"})  # fmt: skip
     x_min, y_min = minimum
     ax.plot([x_min], [y_min], "v", color=ACCENT[3], markersize=7)
-    ax.annotate(f"最小値 {_m(y_min, '{:+.3f}')} (x = {_m(x_min, '{:+.3f}')})", (x_min, y_min), (-2.9, 0.9),
+    ax.annotate(TEXT["minimum"].format(y=_m(y_min, "{:+.3f}"), x=_m(x_min, "{:+.3f}")), (x_min, y_min), (-2.9, 0.9),
                 fontsize=9, arrowprops={"arrowstyle": "->", "color": "#888888"})  # fmt: skip
     ax.axhline(0.0, color="#888888", linewidth=0.6)
     ax.axvline(0.0, color="#888888", linewidth=0.6)
-    ax.set_xlabel("ffn_pre (GELU への入力 x)")
-    ax.set_ylabel("出力")
+    ax.set_xlabel(TEXT["gelu_input"])
+    ax.set_ylabel(TEXT["output"])
     ax.set_ylim(-0.5, 3.1)
     ax.grid(True)
     ax.legend(loc="upper left", fontsize=9)
@@ -134,8 +160,7 @@ def ffn_h_figure(ffn_h: np.ndarray, words: Sequence[str]) -> HeatFigure:
     return heat_figure(table)
 
 
-ATTRIBUTION_COLUMNS = ("ffn_pre", "W_P なしの ffn_pre", "W_E 自分", "W_E 注意経由", "W_P 自分", "W_P 注意経由", "b1",
-                       "ffn_h", "W_P なしの ffn_h")  # fmt: skip
+ATTRIBUTION_COLUMNS = TEXT["attribution_columns"]
 
 
 def detector_attribution_figure(rows) -> HeatFigure:
@@ -152,7 +177,7 @@ def detector_attribution_figure(rows) -> HeatFigure:
         labels,
         ATTRIBUTION_COLUMNS,
         center=0.0,
-        corner="検出器 · 判定",
+        corner=TEXT["detector_verdict"],
         vertical_columns=True,
         divider_before=(2, 7),
         dashed_cells=[(i, 1) for i, a in enumerate(rows) if a.needs_position],
@@ -169,7 +194,7 @@ def pe_column_mean_figure(means: np.ndarray) -> Figure:
         ax.text(d, v + 0.03 if v >= 0 else v - 0.1, f"{v:.2f}".replace("-", "−"), ha="center", fontsize=7.5)
     ax.set_xticks(np.arange(D_MODEL), labels=DIM_LABELS, rotation=90, fontsize=8)
     ax.axhline(0.0, color="#888888", linewidth=0.6)
-    ax.set_ylabel("W_P の位置平均")
+    ax.set_ylabel(TEXT["position_mean"])
     ax.set_ylim(-0.3, 1.25)
     ax.grid(True, axis="y")
     return fig
@@ -197,12 +222,12 @@ def block_flow_figure(stages: Sequence[tuple[str, str, tuple[int, ...]]]) -> Fig
     for y0, y1 in itertools.pairwise(ys):
         ax.add_patch(FancyArrowPatch((4.0, y0 - 0.3), (4.0, y1 + 0.3), arrowstyle="-|>", mutation_scale=12,
                                      color="#888888"))  # fmt: skip
-    for src, dst, label in ((1, 5, "残差 X"), (5, 8, "残差 ln1_out")):
+    for src, dst, label in ((1, 5, TEXT["residual_x"]), (5, 8, TEXT["residual_ln1"])):
         ax.add_patch(FancyArrowPatch((1.2, ys[src]), (1.2, ys[dst]), connectionstyle="arc3,rad=0.45",
                                      arrowstyle="-|>", mutation_scale=12, color=ACCENT[2], linewidth=1.6))  # fmt: skip
         ax.text(0.05, (ys[src] + ys[dst]) / 2, label, ha="left", va="center", fontsize=8.5, color=ACCENT[2],
                 rotation=90)  # fmt: skip
-    ax.text(7.05, len(stages) - 0.35, "形 (実際の配列から)", fontsize=8.5, ha="left")
+    ax.text(7.05, len(stages) - 0.35, TEXT["shapes"], fontsize=8.5, ha="left")
     return fig
 
 

@@ -15,6 +15,36 @@ from matplotlib.ticker import FuncFormatter
 from .phone import labels_above_bars, set_phone_layout
 from .style import ACCENT, INK, new_figure
 
+TEXT = {
+    "rise": "$\\mathrm{step}\\cdot T_w^{-3/2}$ の枝（増加）",
+    "decay": "$\\mathrm{step}^{-1/2}$ の枝（減衰）",
+    "rate_min": "学習率 η（小さい方）",
+    "peak": "ピーク: step {step:,}\nη = {rate:.2e}",
+    "training_step": "学習ステップ step",
+    "learning_rate": "学習率 η",
+    "smoothed": "平滑化（ε = {epsilon:g}）",
+    "target_probability": "目標の確率",
+    "zoomed": "縦軸を拡大",
+    "cheaper": "n = d = {n}\nここより左では\nSelf-Attention の方が安い",
+    "length_d": "系列長 n（d = {d}）",
+    "multiplications": "1 層の掛け算の回数",
+    "length": "系列長 n",
+    "path_layers": "最初と最後の位置を結ぶ層数",
+    "length_sizes": "系列長 n（d_model = {d_model}, d_ff = {d_ff}）",
+    "block_share": "ブロックの掛け算に占める割合",
+    "parameters_log": "パラメータ数（対数目盛）",
+    "embeddings": "埋め込み（語・位置・セグメント）",
+    "layers": "Transformer の層",
+    "rest": "その他（プーラー・最後の LN）",
+    "parameter_share": "パラメータに占める割合",
+    "x_title": "ブロックの入力 X（正規化なし）",
+    "ln1_title": "LayerNorm の後 ln1_out",
+    "dot": "内積",
+    "dot_scaled": "内積 / d_model",
+    "cos": "cos（向きだけの近さ）",
+}
+"""The reader-facing words of the scale pages' figures (titles, axes, legends)."""
+
 
 def noam_schedule(step: np.ndarray, lr: np.ndarray, rise: np.ndarray, decay: np.ndarray, peak: tuple[int, float]):
     """The learning rate ``lr`` over ``step``, the two branches ``rise`` and ``decay`` drawn thin, the peak marked."""
@@ -23,12 +53,12 @@ def noam_schedule(step: np.ndarray, lr: np.ndarray, rise: np.ndarray, decay: np.
     if steps <= peak_step:
         raise ValueError(f"step must run past the peak step {peak_step} so the decay shows, got steps up to {steps}")
     fig, ax = new_figure(6.8, 3.6)
-    ax.plot(step, rise, color=ACCENT[0], lw=1.0, ls=":", label=r"$\mathrm{step}\cdot T_w^{-3/2}$ の枝（増加）")
-    ax.plot(step, decay, color=ACCENT[1], lw=1.0, ls="--", label=r"$\mathrm{step}^{-1/2}$ の枝（減衰）")
-    ax.plot(step, lr, color=ACCENT[2], lw=2.4, label="学習率 η（小さい方）")
+    ax.plot(step, rise, color=ACCENT[0], lw=1.0, ls=":", label=TEXT["rise"])
+    ax.plot(step, decay, color=ACCENT[1], lw=1.0, ls="--", label=TEXT["decay"])
+    ax.plot(step, lr, color=ACCENT[2], lw=2.4, label=TEXT["rate_min"])
     ax.plot([peak_step], [peak_lr], "o", color=INK, ms=6)
     ax.annotate(
-        f"ピーク: step {peak_step:,}\nη = {peak_lr:.2e}".replace("-", "−"),
+        TEXT["peak"].format(step=peak_step, rate=peak_lr).replace("-", "−"),
         (peak_step, peak_lr),
         xytext=(peak_step + 0.12 * steps, peak_lr * 1.02),
         arrowprops={"arrowstyle": "->", "color": INK, "lw": 0.8},
@@ -36,8 +66,8 @@ def noam_schedule(step: np.ndarray, lr: np.ndarray, rise: np.ndarray, decay: np.
     )
     ax.set_xlim(0, steps)
     ax.set_ylim(0, peak_lr * 1.35)
-    ax.set_xlabel("学習ステップ step")
-    ax.set_ylabel("学習率 η")
+    ax.set_xlabel(TEXT["training_step"])
+    ax.set_ylabel(TEXT["learning_rate"])
     ax.ticklabel_format(axis="y", style="sci", scilimits=(0, 0))
     ax.grid(True)
     ax.legend(loc="upper right", fontsize=9)
@@ -62,14 +92,14 @@ def label_smoothing_figure(onehot: np.ndarray, smooth: np.ndarray, vocab: Sequen
     fig, (top, zoom) = new_figure(7.2, 4.6, nrows=2, sharex=True, height_ratios=(2, 1))
     for ax in (top, zoom):
         ax.bar(x - 0.2, onehot, width=0.4, color=ACCENT[0], label="one-hot（ε = 0）")
-        ax.bar(x + 0.2, smooth, width=0.4, color=ACCENT[1], label=f"平滑化（ε = {epsilon:g}）")
+        ax.bar(x + 0.2, smooth, width=0.4, color=ACCENT[1], label=TEXT["smoothed"].format(epsilon=epsilon))
         ax.grid(True, axis="y")
     top.set_ylim(0, 1.12)
-    top.set_ylabel("目標の確率")
+    top.set_ylabel(TEXT["target_probability"])
     top.legend(loc="upper right", fontsize=9)
     other = float(smooth[(label + 1) % k])
     zoom.set_ylim(0, 2.5 * other)
-    zoom.set_ylabel("縦軸を拡大")
+    zoom.set_ylabel(TEXT["zoomed"])
     zoom.axhline(other, color=INK, lw=0.8, ls="--")
     zoom.text(k - 0.5, other * 1.12, f"ε/K = {other:.5f}", ha="right", va="bottom", fontsize=9)
     zoom.set_xticks(x, vocab, fontsize=9, rotation=45)
@@ -87,7 +117,7 @@ def cost_vs_n(n: np.ndarray, rows: Mapping[str, Sequence[int]], cross: tuple[int
     ax.axvline(cross_n, color=INK, lw=0.8, alpha=0.6)
     ax.axvspan(n[0], cross_n, color=ACCENT[0], alpha=0.08, lw=0)
     ax.annotate(
-        f"n = d = {cross_n}\nここより左では\nSelf-Attention の方が安い",
+        TEXT["cheaper"].format(n=cross_n),
         (cross_n, cross_value),
         xytext=(0.04, 0.96),
         textcoords="axes fraction",
@@ -97,8 +127,8 @@ def cost_vs_n(n: np.ndarray, rows: Mapping[str, Sequence[int]], cross: tuple[int
     )
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel(f"系列長 n（d = {d}）")
-    ax.set_ylabel("1 層の掛け算の回数")
+    ax.set_xlabel(TEXT["length_d"].format(d=d))
+    ax.set_ylabel(TEXT["multiplications"])
     ax.grid(True, which="major")
     ax.legend(loc="lower right", fontsize=8.5)
     return fig
@@ -112,8 +142,8 @@ def path_length_vs_n(n: np.ndarray, curves: Mapping[str, Sequence[int]]) -> Figu
         ax.step(n, layers, where="post", color=color, lw=2.0, ls=ls, label=label)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
-    ax.set_xlabel("系列長 n")
-    ax.set_ylabel("最初と最後の位置を結ぶ層数")
+    ax.set_xlabel(TEXT["length"])
+    ax.set_ylabel(TEXT["path_layers"])
     ax.grid(True)
     ax.legend(loc="upper left", fontsize=8.5)
     return fig
@@ -129,8 +159,8 @@ def block_cost_breakdown(n: np.ndarray, parts: Mapping[str, Sequence[int]], d_mo
     ax.set_xlim(n[0], n[-1])
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:.0%}"))
-    ax.set_xlabel(f"系列長 n（d_model = {d_model}, d_ff = {d_ff}）")
-    ax.set_ylabel("ブロックの掛け算に占める割合")
+    ax.set_xlabel(TEXT["length_sizes"].format(d_model=d_model, d_ff=d_ff))
+    ax.set_ylabel(TEXT["block_share"])
     ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9, reverse=True)
     return fig
 
@@ -146,7 +176,7 @@ def parameters_rough_vs_exact(rows: Sequence[tuple[str, int, int, bool]]) -> Fig
     ax.set_yticks(y, [row[0] for row in rows], fontsize=9)
     ax.set_xscale("log")
     ax.set_xlim(1e5, 1e13)
-    ax.set_xlabel("パラメータ数（対数目盛）")
+    ax.set_xlabel(TEXT["parameters_log"])
     ax.grid(True, axis="x")
 
     def phone(fig: Figure) -> float:
@@ -171,15 +201,15 @@ def parameter_shares(models) -> Figure:
     rest = 1.0 - emb - layers
     y = np.arange(len(models))[::-1]
     fig, ax = new_figure(6.8, 0.42 * len(models) + 1.0)
-    ax.barh(y, emb, color=ACCENT[1], label="埋め込み（語・位置・セグメント）")
-    ax.barh(y, layers, left=emb, color=ACCENT[0], label="Transformer の層")
-    ax.barh(y, rest, left=emb + layers, color=ACCENT[2], label="その他（プーラー・最後の LN）")
+    ax.barh(y, emb, color=ACCENT[1], label=TEXT["embeddings"])
+    ax.barh(y, layers, left=emb, color=ACCENT[0], label=TEXT["layers"])
+    ax.barh(y, rest, left=emb + layers, color=ACCENT[2], label=TEXT["rest"])
     for yi, share in zip(y, emb, strict=True):
         ax.text(share + 0.01, yi, f"{share:.1%}", va="center", fontsize=8.5, color="white")
     ax.set_yticks(y, names, fontsize=9)
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:.0%}"))
-    ax.set_xlabel("パラメータに占める割合")
+    ax.set_xlabel(TEXT["parameter_share"])
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=3, fontsize=8.5)
 
     def phone(fig: Figure) -> float:
@@ -198,8 +228,8 @@ def dot_vs_cos(pairs: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> Figure:
     """Dot product against cosine for every token pair; ``pairs[stage] = (dots, coss)`` for "X" and "ln1_out":
     before LayerNorm the norms scatter the points, after it (dot / d_model) they sit on y = x."""
     fig, axes = new_figure(7.2, 3.4, ncols=2)
-    titles = {"X": "ブロックの入力 X（正規化なし）", "ln1_out": "LayerNorm の後 ln1_out"}
-    ylabels = {"X": "内積", "ln1_out": "内積 / d_model"}
+    titles = {"X": TEXT["x_title"], "ln1_out": TEXT["ln1_title"]}
+    ylabels = {"X": TEXT["dot"], "ln1_out": TEXT["dot_scaled"]}
     for ax, stage, color in zip(axes, ("X", "ln1_out"), (ACCENT[1], ACCENT[0]), strict=True):
         dots, coss = pairs[stage]
         ax.scatter(coss, dots, s=14, color=color, alpha=0.8, linewidths=0)
@@ -208,7 +238,7 @@ def dot_vs_cos(pairs: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> Figure:
             ax.plot([lo, hi], [lo, hi], color=INK, lw=0.8, ls="--", label="y = cos")
             ax.legend(loc="upper left", fontsize=9)
         ax.set_title(titles[stage], fontsize=10)
-        ax.set_xlabel("cos（向きだけの近さ）")
+        ax.set_xlabel(TEXT["cos"])
         ax.set_ylabel(ylabels[stage])
         ax.grid(True)
     return fig

@@ -27,6 +27,24 @@ TOLERANCE = 1e-12
 PREVIEW_ENV = "TRANSFORMER_PREVIEW"
 INSTALL_HINT = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
 
+TEXT = {
+    "torch_missing": (
+        "PyTorch (torch==2.13.0, CPU) が必要です: §9 の照合表はビルドのたびに実測します。"
+        "公開用のビルドはこれを省略できません ({hint}、または bash scripts/test.sh が入れます)。"
+        "手元のプレビューだけなら {variable}=1 で省略できます (bash scripts/serve.sh はそうします)"
+    ),
+    "preview_notice": (
+        '<div class="admonition warning"><p class="admonition-title">このプレビューには照合の表がありません</p>'
+        "<p>この環境には PyTorch が入っていないので、ここに載るはずの表 (8 文・中間結果ごとの numpy 版と "
+        "PyTorch 版の最大差) を省略しました。公開されるサイトでは、ビルドのたびに実測した表が載ります。"
+        "公開用のビルドは PyTorch なしでは止まるので、表のないページが公開されることはありません。</p>"
+        "<p>プレビューでも表を見るには、<code>bash scripts/test.sh</code> を一度実行するか "
+        "<code>.venv/bin/{hint}</code> で PyTorch の CPU 版を入れてから、もう一度 "
+        "<code>bash scripts/serve.sh</code> を実行してください。</p></div>"
+    ),
+}
+"""The words for authors and readers: why a full build needs PyTorch, and what a preview without it shows instead."""
+
 
 class TorchMissingError(RuntimeError):
     """A build that is not a local preview needs the reference, and torch is not installed."""
@@ -45,25 +63,12 @@ def require_torch_unless_preview() -> bool:
         return True
     if preview_build():
         return False
-    raise TorchMissingError(
-        "PyTorch (torch==2.13.0, CPU) が必要です: §9 の照合表はビルドのたびに実測します。"
-        f"公開用のビルドはこれを省略できません ({INSTALL_HINT}、または bash scripts/test.sh が入れます)。"
-        f"手元のプレビューだけなら {PREVIEW_ENV}=1 で省略できます (bash scripts/serve.sh はそうします)"
-    )
+    raise TorchMissingError(TEXT["torch_missing"].format(hint=INSTALL_HINT, variable=PREVIEW_ENV))
 
 
 def preview_notice() -> str:
     """What the §9 page shows in place of the measured table in a preview built without torch."""
-    hint = html.escape(INSTALL_HINT)
-    return (
-        '<div class="admonition warning"><p class="admonition-title">このプレビューには照合の表がありません</p>'
-        "<p>この環境には PyTorch が入っていないので、ここに載るはずの表 (8 文・中間結果ごとの numpy 版と "
-        "PyTorch 版の最大差) を省略しました。公開されるサイトでは、ビルドのたびに実測した表が載ります。"
-        "公開用のビルドは PyTorch なしでは止まるので、表のないページが公開されることはありません。</p>"
-        "<p>プレビューでも表を見るには、<code>bash scripts/test.sh</code> を一度実行するか "
-        f"<code>.venv/bin/{hint}</code> で PyTorch の CPU 版を入れてから、もう一度 "
-        "<code>bash scripts/serve.sh</code> を実行してください。</p></div>"
-    )
+    return TEXT["preview_notice"].format(hint=html.escape(INSTALL_HINT))
 
 
 def torch_available() -> bool:

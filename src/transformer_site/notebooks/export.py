@@ -73,6 +73,7 @@ TEXT = {
     "why_not": "**ほかの選択肢が違う理由**",
     "computed_by": "この答えは `src` の `{expression}` が計算しています。",
     "work_here": "# ここで計算してみましょう\n",
+    "src_section": "# {path} の {name}:",
     "button_title": "このページのコードと本文と確認問題をまとめた Jupyter ノートブック",
     "download": "ノートブックをダウンロード ({name})",
     "colab": "Google Colab で開く",
@@ -146,7 +147,8 @@ def _src_sections_as_comments(code: str, page: str, line: int, root: Path) -> st
         lines = _section(root / match["path"], match["name"])
         if lines is None:
             raise ValueError(f"{page}:{line}: the snippet shows {match['path']}:{match['name']}, which is no section")
-        return "\n".join([f"# {match['path']} の {match['name']}:"] + [f"#     {text}".rstrip() for text in lines])
+        header = TEXT["src_section"].format(path=match["path"], name=match["name"])
+        return "\n".join([header] + [f"#     {text}".rstrip() for text in lines])
 
     return _SRC_SECTION.sub(comments, code)
 

@@ -25,6 +25,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+TEXT = {
+    "install_comment": (
+        "# このサイトと同じ版のプロジェクトを入れる (サイトが配る wheel。Python と pip とネットワークがあれば動きます)"
+    ),
+    "torch_comment": "  # PyTorch の CPU 版 (CUDA なし)",
+    "files_comment": "# このページのコードが読むプロジェクトのファイル ({files}) を作業フォルダへ",
+    "generated": (
+        "> このノートブックは[サイトのこのページ]({url})から自動生成したもので、"
+        "ビルドしたときの実行結果が入っています。図や表を作るコードは、ページの「ソース」タブと同じスニペットです。"
+    ),
+    "run": "> 最初のコードセルが、サイトと同じ版のプロジェクトを pip で入れます。あとは上から順に実行してください。",
+    "commit": "> ビルドしたコミット: `{commit}`",
+    "colab": "> [Google Colab で開く]({url})",
+}
+"""The reader-facing words of a notebook's first cells (where it comes from, what its setup cell does)."""
+
 NOTEBOOK_BRANCH = "notebooks"
 TORCH_PIN = "torch==2.13.0"
 TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
@@ -109,16 +125,14 @@ def requirements(codes: list[str], project_root: Path) -> Requirements:
 
 def setup_source(site: SiteInfo, needs: Requirements) -> str:
     """The setup cell: installs the served wheel of this build (and PyTorch's CPU build where needed)."""
-    lines = [
-        "# このサイトと同じ版のプロジェクトを入れる (サイトが配る wheel。Python と pip とネットワークがあれば動きます)",
-    ]
+    lines = [TEXT["install_comment"]]
     if needs.torch:
-        lines.append(f'%pip install -q "{TORCH_PIN}" --index-url {TORCH_INDEX}  # PyTorch の CPU 版 (CUDA なし)')
+        lines.append(f'%pip install -q "{TORCH_PIN}" --index-url {TORCH_INDEX}' + TEXT["torch_comment"])
     extras = ",".join(needs.extras)
     lines.append(f'%pip install -q "{PACKAGE}[{extras}] @ {site.url(site.wheel_uri)}"')
     if needs.files:
         lines += [
-            "# このページのコードが読むプロジェクトのファイル (" + ", ".join(needs.files) + ") を作業フォルダへ",
+            TEXT["files_comment"].format(files=", ".join(needs.files)),
             "import io, urllib.request, zipfile",
             f'zipfile.ZipFile(io.BytesIO(urllib.request.urlopen("{site.url(site.files_uri)}").read())).extractall()',
         ]
@@ -129,16 +143,12 @@ def setup_source(site: SiteInfo, needs: Requirements) -> str:
 def intro_markdown(page: str, site: SiteInfo, notebook_uri: str) -> str:
     """The first cell: where the notebook comes from, how to run it, where it opens in Colab."""
     page_url = site.url(site.page_urls.get(page, ""))
-    lines = [
-        f"> このノートブックは[サイトのこのページ]({page_url})から自動生成したもので、"
-        "ビルドしたときの実行結果が入っています。図や表を作るコードは、ページの「ソース」タブと同じスニペットです。",
-        "> 最初のコードセルが、サイトと同じ版のプロジェクトを pip で入れます。あとは上から順に実行してください。",
-    ]
+    lines = [TEXT["generated"].format(url=page_url), TEXT["run"]]
     if site.commit:
-        lines.append(f"> ビルドしたコミット: `{site.commit}`")
+        lines.append(TEXT["commit"].format(commit=site.commit))
     colab = colab_url(site.repo_url, notebook_uri)
     if colab:
-        lines.append(f"> [Google Colab で開く]({colab})")
+        lines.append(TEXT["colab"].format(url=colab))
     return "\n".join(lines)
 
 

@@ -24,6 +24,63 @@ from transformer_math import SENTENCES, backward, ops, preset, preset_trace, pre
 from transformer_pages import tryit
 from transformer_site.panels.kernel_data import kernel_data
 
+TEXT = {
+    "bond_knob": "結合 {b}: {name}（head {head}）の強さ",
+    "knobs": {
+        "single_weight": "単一次元の検出器 h0〜h11 の重み",
+        "single_bias": "単一次元の検出器 h0〜h11 のバイアス",
+        "and_weight": "AND 検出器 h12〜h15 の重み（2 つの入力とも）",
+        "and_bias": "AND 検出器 h12〜h15 のバイアス",
+        "eps": "LayerNorm の ε",
+    },
+    "switches": {"scale": "√d_k で割る", "causal": "因果マスク", "positions": "位置エンコーディング W_P を足す"},
+    "stages": {
+        "X_tok": "X_tok = W_E[トークン]", "X_pos": "X_pos = W_P", "X": "X = X_tok + X_pos", "Q": "Q = X W_Q",
+        "K": "K = X W_K", "V": "V = X W_V", "scores": "scores", "attn": "attn = softmax(scores)",
+        "head_out": "head_out = attn V", "Y": "Y = concat W_O", "residual1": "residual1 = X + Y",
+        "ln1_out": "ln1_out = LayerNorm(residual1)", "ffn_pre": "ffn_pre = ln1_out W1 + b1",
+        "ffn_h": "ffn_h = GELU(ffn_pre)",
+        "ffn_out": "ffn_out = ffn_h W2 + b2", "residual2": "residual2 = ln1_out + ffn_out",
+        "ln2_out": "ln2_out = LayerNorm(residual2)",
+    },
+    "sdpa_hint": (
+        "ヒートマップ・標準偏差・最大の重みは、乱数の種 {seed} で固定した 1 組の q, k（各 {n} 個）での値です。"
+        "多数の乱数で平均した統計とは少しずれます。ヤコビアンと勾配の 2 つは、別に {keys} 個のキーの行を "
+        "{queries:,} 本作って平均した値です（上流の勾配も平均 0・分散 1 の乱数、マスクなし。ビルド時に計算）。"
+    ),
+    "sdpa_scale": "√d<sub>k</sub> で割る",
+    "sdpa_causal": "因果マスクあり",
+    "sdpa_std": "スコアの標準偏差",
+    "sdpa_row_max": "各行の最大の重みの平均",
+    "sdpa_jacobian": "softmax のヤコビアンの大きさ ‖∂A/∂S‖",
+    "sdpa_gradient": "スコアに届く勾配 ∂L/∂S の RMS",
+    "sdpa_caption": "attention の重み（行 = クエリ q<sub>i</sub>、列 = キー k<sub>j</sub>、各行の和は 1）",
+    "noscript": "この図を動かすには JavaScript が必要です。",
+    "pe_pair": "次元の組 i",
+    "pe_position": "位置 pos",
+    "pe_value": "値",
+    "pe_plot": "位置 0〜{last} での sin（実線）と cos（破線）の波と、選んだ位置の点",
+    "pe_wavelength": "波長 2π/ω<sub>i</sub>",
+    "sentence": "文 ({T} 語)",
+    "examples": "例文",
+    "no_example": "（例文にない文）",
+    "text": "文を入力（区切りなし・空白区切りのどちらでも）",
+    "text_example": "例: これは大きい猫です",
+    "compute": "この文で計算",
+    "knobs_legend": "つまみ（プリセットの重み）",
+    "reset": "プリセットに戻す",
+    "share": "この状態へのリンク",
+    "summary": "関係と検出器のまとめ",
+    "stage": "段階",
+    "explorer_hint": (
+        "表のセルをクリックする (またはセルに移って矢印キーで動かす) と、その値の導出が表の下に出ます。"
+        "選んだセルは枠で示され、つまみを動かしても選んだままです。"
+    ),
+    "derivation": "選んだセルの導出",
+}  # fmt: skip
+"""The reader-facing words of the panels (labels, legends, hints; some hold HTML: they are written into the page
+as they are). The explorer's script shows the knob, switch and stage labels it is given."""
+
 # Decimals shown on the page (and therefore stored): heatmap cells, statistics, derivations, PE values.
 CELL_DECIMALS = 2
 STAT_DECIMALS = 3
@@ -131,24 +188,8 @@ def pe_data() -> dict:
 
 # ---------------------------------------------------------------- sentence explorer
 
-KNOB_LABELS = {
-    **{f"bond{b}": f"結合 {b}: {bond.name}（head {bond.head}）の強さ" for b, bond in enumerate(preset.BONDS)},
-    "single_weight": "単一次元の検出器 h0〜h11 の重み",
-    "single_bias": "単一次元の検出器 h0〜h11 のバイアス",
-    "and_weight": "AND 検出器 h12〜h15 の重み（2 つの入力とも）",
-    "and_bias": "AND 検出器 h12〜h15 のバイアス",
-    "eps": "LayerNorm の ε",
-}
-SWITCH_LABELS = {"scale": "√d_k で割る", "causal": "因果マスク", "positions": "位置エンコーディング W_P を足す"}
-STAGE_LABELS = {
-    "X_tok": "X_tok = W_E[トークン]", "X_pos": "X_pos = W_P", "X": "X = X_tok + X_pos", "Q": "Q = X W_Q",
-    "K": "K = X W_K", "V": "V = X W_V", "scores": "scores", "attn": "attn = softmax(scores)",
-    "head_out": "head_out = attn V", "Y": "Y = concat W_O", "residual1": "residual1 = X + Y",
-    "ln1_out": "ln1_out = LayerNorm(residual1)", "ffn_pre": "ffn_pre = ln1_out W1 + b1",
-    "ffn_h": "ffn_h = GELU(ffn_pre)",
-    "ffn_out": "ffn_out = ffn_h W2 + b2", "residual2": "residual2 = ln1_out + ffn_out",
-    "ln2_out": "ln2_out = LayerNorm(residual2)",
-}  # fmt: skip
+KNOB_LABELS = {f"bond{b}": TEXT["bond_knob"].format(b=b, name=bond.name, head=bond.head)
+               for b, bond in enumerate(preset.BONDS)} | TEXT["knobs"]  # fmt: skip
 # Label names of the kernel's derivations → TeX (what a factor such as "ln1_out[3,0]" is written as).
 SYMBOLS = {
     "X": "X", "X_tok": r"X_{\mathrm{tok}}", "X_pos": r"X_{\mathrm{pos}}", "Q": "Q", "K": "K", "V": "V", "Y": "Y",
@@ -170,7 +211,7 @@ def _column_labels(stage: str) -> list[str]:
 
 def _stages() -> list[dict]:
     return [
-        {"name": stage, "label": STAGE_LABELS[stage], "per_head": stage in tryit.PER_HEAD_STAGES,
+        {"name": stage, "label": TEXT["stages"][stage], "per_head": stage in tryit.PER_HEAD_STAGES,
          "split": stage in tryit.SPLIT_STAGES, "scale": "sequential" if stage == "attn" else "diverging",
          **({} if stage in tryit.PER_HEAD_STAGES else {"columns": _column_labels(stage)})}
         for stage in tryit.EXPLORER_STAGES
@@ -209,7 +250,7 @@ def explorer_data() -> dict:
         "sentences": [{"number": s.number, "ids": s.token_ids.tolist(), "text": s.text} for s in SENTENCES],
         "knobs": _knobs(),
         "switches": [
-            {"name": n, "label": SWITCH_LABELS[n], "default": tryit.SWITCH_DEFAULTS[n]} for n in tryit.SWITCHES
+            {"name": n, "label": TEXT["switches"][n], "default": tryit.SWITCH_DEFAULTS[n]} for n in tryit.SWITCHES
         ],
         "bonds": [{"name": b.name, "head": b.head} for b in preset.BONDS],
         "neurons": list(preset.NEURON_NAMES),
@@ -265,11 +306,8 @@ def kernel_template() -> str:
 
 def _sdpa_hint() -> str:
     """What the SDPA panel's numbers are computed from (one line of HTML: a line break inside Japanese is a space)."""
-    return (
-        f"ヒートマップ・標準偏差・最大の重みは、乱数の種 {tryit.SDPA_SEED} で固定した 1 組の q, k"
-        f"（各 {tryit.SDPA_N} 個）での値です。多数の乱数で平均した統計とは少しずれます。"
-        f"ヤコビアンと勾配の 2 つは、別に {backward.SQRT_DK_KEYS} 個のキーの行を {backward.SQRT_DK_QUERIES:,} 本作って"
-        "平均した値です（上流の勾配も平均 0・分散 1 の乱数、マスクなし。ビルド時に計算）。"
+    return TEXT["sdpa_hint"].format(
+        seed=tryit.SDPA_SEED, n=tryit.SDPA_N, keys=backward.SQRT_DK_KEYS, queries=backward.SQRT_DK_QUERIES
     )
 
 
@@ -282,21 +320,21 @@ def sdpa_panel_html(panel_id: str = "sdpa") -> str:
 <label for="{p}-dk">d<sub>k</sub>
 <output id="{p}-dk-out" for="{p}-dk" data-role="dk-out">{tryit.SDPA_MAX_D_K}</output></label>
 <input type="range" id="{p}-dk" data-role="dk" min="1" max="{data["max_d_k"]}" step="1" value="{tryit.SDPA_MAX_D_K}">
-<label><input type="checkbox" data-role="scale" checked> √d<sub>k</sub> で割る</label>
-<label><input type="checkbox" data-role="causal"> 因果マスクあり</label>
+<label><input type="checkbox" data-role="scale" checked> {TEXT["sdpa_scale"]}</label>
+<label><input type="checkbox" data-role="causal"> {TEXT["sdpa_causal"]}</label>
 </div>
 <dl class="tm-stats" aria-live="polite" data-role="stats">
-<div><dt>スコアの標準偏差</dt><dd data-role="std"></dd></div>
-<div><dt>各行の最大の重みの平均</dt><dd data-role="row-max"></dd></div>
-<div><dt>softmax のヤコビアンの大きさ ‖∂A/∂S‖</dt><dd data-role="jacobian"></dd></div>
-<div><dt>スコアに届く勾配 ∂L/∂S の RMS</dt><dd data-role="d-scores"></dd></div>
+<div><dt>{TEXT["sdpa_std"]}</dt><dd data-role="std"></dd></div>
+<div><dt>{TEXT["sdpa_row_max"]}</dt><dd data-role="row-max"></dd></div>
+<div><dt>{TEXT["sdpa_jacobian"]}</dt><dd data-role="jacobian"></dd></div>
+<div><dt>{TEXT["sdpa_gradient"]}</dt><dd data-role="d-scores"></dd></div>
 </dl>
 <div class="tf-heat-scroll"><table class="tf-heat tm-heat" data-role="heatmap" data-scale="sequential"
  data-cmap="{data["palette"]["name"]}" data-vmin="0" data-vmax="1">
-<caption>attention の重み（行 = クエリ q<sub>i</sub>、列 = キー k<sub>j</sub>、各行の和は 1）</caption>
+<caption>{TEXT["sdpa_caption"]}</caption>
 </table></div>
 <p class="tm-hint">{_sdpa_hint()}</p>
-<noscript>この図を動かすには JavaScript が必要です。</noscript>
+<noscript>{TEXT["noscript"]}</noscript>
 {_data_script(p, data)}
 </div>
 """
@@ -331,10 +369,10 @@ def _pe_axes(data: dict) -> str:
         parts.append(f'<text class="tm-tick-label" x="{x:.1f}" y="{height + 10}" text-anchor="{anchor}" '
                      f'dominant-baseline="hanging">{pos}</text>')  # fmt: skip
     parts.append(f'<text class="tm-axis-label" x="{width / 2:.1f}" y="{height + PE_AXES_BOTTOM - 4}" '
-                 'text-anchor="middle">位置 pos</text>')  # fmt: skip
+                 f'text-anchor="middle">{TEXT["pe_position"]}</text>')  # fmt: skip
     middle = (float(curve_y(1)) + bottom) / 2
     parts.append(f'<text class="tm-axis-label" transform="translate({4 - PE_AXES_LEFT} {middle:.1f}) rotate(-90)" '
-                 'text-anchor="middle" dominant-baseline="hanging">値</text>')  # fmt: skip
+                 f'text-anchor="middle" dominant-baseline="hanging">{TEXT["pe_value"]}</text>')  # fmt: skip
     return "\n".join(parts)
 
 
@@ -345,18 +383,18 @@ def pe_panel_html(panel_id: str = "pe") -> str:
     return f"""<div class="tm-panel" data-tm-panel="pe" id="{p}">
 <div class="tm-controls">
 <div class="tm-row">
-<label for="{p}-i">次元の組 i <output id="{p}-i-out" for="{p}-i" data-role="i-out">0</output></label>
+<label for="{p}-i">{TEXT["pe_pair"]} <output id="{p}-i-out" for="{p}-i" data-role="i-out">0</output></label>
 <input type="range" id="{p}-i" data-role="i" min="0" max="{data["d_model"] // 2 - 1}" step="1" value="0">
 </div>
 <div class="tm-row">
-<label for="{p}-pos">位置 pos <output id="{p}-pos-out" for="{p}-pos" data-role="pos-out">0</output></label>
+<label for="{p}-pos">{TEXT["pe_position"]} <output id="{p}-pos-out" for="{p}-pos" data-role="pos-out">0</output></label>
 <input type="range" id="{p}-pos" data-role="pos" min="0" max="{data["positions"] - 1}" step="1" value="0">
 </div>
 </div>
 <svg class="tm-pe-plot" viewBox="{-PE_AXES_LEFT} {-PE_AXES_TOP} {data["width"] + PE_AXES_LEFT + PE_AXES_RIGHT}
  {data["height"] + PE_AXES_TOP + PE_AXES_BOTTOM}"
  role="img" aria-labelledby="{p}-plot-title">
-<title id="{p}-plot-title">位置 0〜{data["positions"] - 1} での sin（実線）と cos（破線）の波と、選んだ位置の点</title>
+<title id="{p}-plot-title">{TEXT["pe_plot"].format(last=data["positions"] - 1)}</title>
 {_pe_axes(data)}
 <path class="tm-sin" data-role="sin-path" d=""/>
 <path class="tm-cos" data-role="cos-path" d=""/>
@@ -367,9 +405,9 @@ def pe_panel_html(panel_id: str = "pe") -> str:
 <dl class="tm-stats" aria-live="polite">
 <div><dt>PE[pos, 2i] = sin(pos·ω<sub>i</sub>)</dt><dd data-role="sin"></dd></div>
 <div><dt>PE[pos, 2i+1] = cos(pos·ω<sub>i</sub>)</dt><dd data-role="cos"></dd></div>
-<div><dt>波長 2π/ω<sub>i</sub></dt><dd data-role="wavelength"></dd></div>
+<div><dt>{TEXT["pe_wavelength"]}</dt><dd data-role="wavelength"></dd></div>
 </dl>
-<noscript>この図を動かすには JavaScript が必要です。</noscript>
+<noscript>{TEXT["noscript"]}</noscript>
 {_data_script(p, data)}
 {kernel_template()}
 </div>
@@ -399,10 +437,6 @@ def _switch_controls() -> str:
     )
 
 
-EXPLORER_HINT = (
-    "表のセルをクリックする (またはセルに移って矢印キーで動かす) と、その値の導出が表の下に出ます。"
-    "選んだセルは枠で示され、つまみを動かしても選んだままです。"
-)
 
 
 def explorer_panel_html(panel_id: str = "explorer") -> str:
@@ -419,39 +453,39 @@ def explorer_panel_html(panel_id: str = "explorer") -> str:
     stages = "".join(f'<option value="{s["name"]}">{html.escape(s["label"])}</option>' for s in data["stages"])
     return f"""<div class="tm-panel tm-explorer" data-tm-panel="explorer" id="{p}">
 <p class="tm-message" role="alert" data-role="message" hidden></p>
-<fieldset class="tm-group"><legend>文 (5 語)</legend>
+<fieldset class="tm-group"><legend>{TEXT["sentence"].format(T=preset.T)}</legend>
 <div class="tm-controls">
-<label for="{p}-preset">例文</label>
-<select id="{p}-preset" data-role="preset"><option value="">（例文にない文）</option>{presets}</select>
+<label for="{p}-preset">{TEXT["examples"]}</label>
+<select id="{p}-preset" data-role="preset"><option value="">{TEXT["no_example"]}</option>{presets}</select>
 </div>
 <div class="tm-words">{pickers}</div>
 <form class="tm-text" data-role="text-form">
-<label for="{p}-text">文を入力（区切りなし・空白区切りのどちらでも）</label>
+<label for="{p}-text">{TEXT["text"]}</label>
 <span class="tm-text-row"><input type="text" id="{p}-text" data-role="text" maxlength="{MAX_TEXT_LENGTH}"
- autocomplete="off" spellcheck="false" placeholder="例: これは大きい猫です">
-<button type="submit" class="md-button">この文で計算</button></span>
+ autocomplete="off" spellcheck="false" placeholder="{TEXT["text_example"]}">
+<button type="submit" class="md-button">{TEXT["compute"]}</button></span>
 </form>
 </fieldset>
-<fieldset class="tm-group"><legend>つまみ（プリセットの重み）</legend>
+<fieldset class="tm-group"><legend>{TEXT["knobs_legend"]}</legend>
 <div class="tm-knobs">
 {_knob_controls(p)}
 </div>
 <div class="tm-switches">
 {_switch_controls()}
 </div>
-<p><button type="button" class="md-button" data-role="reset">プリセットに戻す</button>
-<a data-role="share" href="">この状態へのリンク</a></p>
+<p><button type="button" class="md-button" data-role="reset">{TEXT["reset"]}</button>
+<a data-role="share" href="">{TEXT["share"]}</a></p>
 </fieldset>
-<section class="tm-summary" data-role="summary" aria-live="polite" aria-label="関係と検出器のまとめ"></section>
+<section class="tm-summary" data-role="summary" aria-live="polite" aria-label="{TEXT["summary"]}"></section>
 <div class="tm-controls">
-<label for="{p}-stage">段階</label>
+<label for="{p}-stage">{TEXT["stage"]}</label>
 <select id="{p}-stage" data-role="stage">{stages}</select>
 </div>
-<p class="tm-hint">{EXPLORER_HINT}</p>
+<p class="tm-hint">{TEXT["explorer_hint"]}</p>
 <div data-role="tables"></div>
 <p class="tm-sr-only" aria-live="polite" data-role="status"></p>
-<section class="tm-derivation" data-role="derivation" aria-label="選んだセルの導出"></section>
-<noscript>この図を動かすには JavaScript が必要です。</noscript>
+<section class="tm-derivation" data-role="derivation" aria-label="{TEXT["derivation"]}"></section>
+<noscript>{TEXT["noscript"]}</noscript>
 {_data_script(p, data)}
 {kernel_template()}
 </div>
