@@ -1,4 +1,4 @@
-from transformer_site.publishing.api_docs import escape_raw_text_tags, on_page_content
+from transformer_site.publishing.api_docs import escape_raw_text_tags, tags_as_text
 
 
 def test_tags_mentioned_in_docstrings_become_text():
@@ -8,8 +8,7 @@ def test_tags_mentioned_in_docstrings_become_text():
 
 
 def test_only_mkdocstrings_pages_are_touched():
-    page = type("Page", (), {"file": type("File", (), {"src_uri": "x.md"})()})()
     plain = "<p><script>alert(1)</script></p>"
-    assert on_page_content(plain, page) == plain
+    assert tags_as_text(plain, "x.md") == plain
     api = '<div class="doc doc-contents"><script></div>'
-    assert "&lt;script&gt;" in on_page_content(api, page)
+    assert "&lt;script&gt;" in tags_as_text(api, "x.md")
