@@ -1,7 +1,7 @@
 """Every environment variable the site's build reads, in one place, each validated with a message naming it.
 
-A mistyped value is an error before anything is built (``fresh_build``'s ``on_config`` calls
-:func:`problems`), never a raw ``int()`` traceback halfway through, and never silently read as "off".
+A mistyped value is an error before anything is built (the pipeline's ``start`` calls :func:`problems`), never a
+raw ``int()`` traceback halfway through, and never silently read as "off".
 
 - ``TRANSFORMER_PREVIEW``: ``1``, ``0`` or unset — a local preview (``scripts/serve.sh``) may skip §9's PyTorch
   table;

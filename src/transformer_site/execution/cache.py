@@ -98,7 +98,7 @@ def source_meaning(path: Path, data: bytes | None = None) -> bytes:
 
 
 # What a file says, kept for the life of the process and keyed on the file's bytes: under ``mkdocs serve`` a
-# prose edit keeps the project's modules imported (hooks/fresh_build.py), so the next build parses none of the
+# prose edit keeps the project's modules imported (transformer_site.incremental), so the next build parses none of the
 # unchanged ``src`` files again (it parsed each of them for every block's cache key, and once more for every
 # page's notebook). Reading and hashing a file is cheap; parsing it is not. An edited file has a new key.
 _FILE_FACTS: dict[tuple[str, str, bytes], object] = {}

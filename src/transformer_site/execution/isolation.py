@@ -18,7 +18,7 @@ A :class:`Guard` around the code gives it
   difference is reported on that code and undone, so the next block or page reads what it would have read.
 
 The audit hook is installed once per process (audit hooks cannot be removed), so this module is never
-reloaded between builds (``fresh_build`` keeps it) and it imports no other project module.
+reloaded between builds (``transformer_site.incremental.KEPT``) and it imports no other project module.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Each page as a Jupyter notebook that runs anywhere, generated from the same Markdown and snippets (``hooks:``).
+"""Each page as a Jupyter notebook that runs anywhere, generated from the same Markdown and snippets.
 
 ``page_notebook`` turns one page into a notebook:
 
@@ -17,9 +17,9 @@
 - each question (``!!! exercise``, ``transformer_site.page.exercises``) → its text and options, an empty cell to
   work in, and the hint and the worked solution each folded in a ``<details>`` cell (tagged ``solution``).
 
-The hook adds ``<page>.ipynb`` next to each page that has executed code, written at the end of the build
-(``on_post_build``, when every block has run), the wheel and the files the notebooks read (``on_files``), and a
-download button (with the Colab link) under the page title (``on_page_content``).
+The build adds ``<page>.ipynb`` next to each page that has executed code, written at its end (:func:`write`,
+when every block has run), the wheel and the files the notebooks read (:func:`plan`, while the files are
+gathered), and a download button (with the Colab link) under the page title (:func:`with_button`).
 ``tests/site/test_notebooks*.py`` executes every notebook, and one downloaded from a built site in a fresh
 virtual environment outside the repository.
 """

@@ -9,14 +9,13 @@ serve stale outputs. So the site executes a lab itself and hands mkdocs-jupyter 
 1. A page is a lab when its front matter is a Jupytext header with a Python kernelspec (the rule by which
    mkdocs-jupyter itself takes a ``.md``). Its prose is checked like any page's: pytest collects its
    ``{{ literal = expression }}`` numbers from the ``.md``.
-2. ``on_files`` (before mkdocs-jupyter's): each lab is executed with nbclient in the project's folder, cell by
-   cell (``allow_errors`` off, each cell within ``TRANSFORMER_BLOCK_TIME_LIMIT``), unless the cache has it. The
-   key (:meth:`LabCache.key`): the page's bytes; every project module its code cells import, transitively (the
-   figure cache's import graph, each keyed on what its code means); every module the expressions of its checked
-   numbers can read; the rules (this module, ``checked``, ``citable``, ``figure_cache``); the versions of the
-   libraries that shape the output. A
-   failing cell or number is reported as ``docs/page.md: cell N (line L): …`` — the build fails, and nothing is
-   stored.
+2. While the files are gathered (:func:`execute_labs`, before mkdocs-jupyter takes them), each lab is executed
+   with nbclient in the project's folder, cell by cell (``allow_errors`` off, each cell within
+   ``TRANSFORMER_BLOCK_TIME_LIMIT``), unless the cache has it. The key (:meth:`LabCache.key`): the page's bytes;
+   every project module its code cells import, transitively (the figure cache's import graph, each keyed on what
+   its code means); every module the expressions of its checked numbers can read; the rules (this module,
+   ``checked``, ``citable``, ``execution.cache``); the versions of the libraries that shape the output. A failing
+   cell or number is reported as ``docs/page.md: cell N (line L): …`` — the build fails, and nothing is stored.
 3. Its checked numbers are verified (a stale one fails the build at ``page.md:line``) and written into the
    Markdown cells: as the site's number spans for the page, as bare literals in the notebook readers download.
    For the page its headings become the site's headings (ids from the same slugify as every page's ``toc``, the
@@ -24,10 +23,10 @@ serve stale outputs. So the site executes a lab itself and hands mkdocs-jupyter 
    own renderer would give a Japanese heading ``id=""`` and leave ``$…$`` to a MathJax loaded from a CDN.
 4. The page's ``File`` keeps its ``src_uri`` (the nav, links and the edit button still point at the ``.md``)
    but its ``abs_src_path`` is the executed ``.ipynb``: mkdocs-jupyter renders it.
-5. ``on_page_content``: links to ``.md`` pages become the pages' URLs, the MathJax and Mermaid loaders that
-   would fetch from a CDN are dropped, the ~590 KB of CSS mkdocs-jupyter inlines is pruned to the rules that can
-   match the page (:mod:`transformer_site.notebooks.lab_css`), the table of contents is the headings', and a download
-   button sits under the title.
+5. The rendered page (:func:`finish_page`): links to ``.md`` pages become the pages' URLs, the MathJax and
+   Mermaid loaders that would fetch from a CDN are dropped, the ~590 KB of CSS mkdocs-jupyter inlines is pruned to
+   the rules that can match the page (:mod:`transformer_site.notebooks.lab_css`), the table of contents is the
+   headings', and a download button sits under the title.
 
 Environment: ``TRANSFORMER_FIGURE_CACHE`` (the cache lives in ``<cache>/lab/``; ``off`` executes every build),
 ``TRANSFORMER_SITE_NO_EXEC=1`` (labs are not executed: the page shows the notebook without outputs and its

@@ -2,7 +2,7 @@
 ``sitemap.xml.gz``) to the last commit instead of the day of the build.
 
 MkDocs reads ``SOURCE_DATE_EPOCH`` (reproducible-builds.org) for every date it writes. If the builder set it,
-it is respected; otherwise the hook sets it to the committer time of ``HEAD`` of the project's git work tree,
+it is respected; otherwise the build sets it to the committer time of ``HEAD`` of the project's git work tree,
 so a rebuild of the same commit tomorrow gives the same bytes. Outside git nothing is pinned (MkDocs then
 uses today's date, which is the only difference two builds of the same sources can show).
 """
