@@ -408,7 +408,7 @@ def page_and_download(lab: Lab, executed, root: Path) -> tuple[object, object, l
     (bare literals), with the same outputs; and the page's headings."""
     from transformer_site.checked import render_checked_numbers
 
-    spans = jupytext.reads(render_checked_numbers(lab.text, lab.source, root=root), fmt="md")
+    spans = jupytext.reads(render_checked_numbers(lab.text, lab.source, root=root, page_uri=lab.src_uri), fmt="md")
     plain = jupytext.reads(plain_literals(lab.text, lab.shown), fmt="md")
     page, download = nbformat.from_dict(json.loads(nbformat.writes(executed))), executed
     ids: set[str] = set()
