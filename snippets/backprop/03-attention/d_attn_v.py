@@ -6,7 +6,7 @@ from transformer_math import backward as bw
 from transformer_math import ops
 from transformer_math.preset import SENTENCES
 
-g = bw.preset_gradients(1, 3)  # 文1、花 を隠した例
+g = bw.preset_gradients(1, 3)  # 文1 で「花」を隠した例
 tr, p = g.loss.trace, 3
 d_head_out = ops.split_heads(g.d_concat, 2)  # (T, h, d_k) 連結を 2 つのヘッドに戻す
 
@@ -19,7 +19,7 @@ rows = {f"ヘッド {a} の ∂L/∂attn[3, j]": d_attn[a, p] for a in range(2)}
 print(
     figure_html(
         attention_rows_figure(rows, SENTENCES[0].words, "隠した行 (T3) の ∂L/∂attn"),
-        alt=f"T3 の行の ∂L/∂attn。ヘッド 0 は です で {d_attn[0, p, 4]:+.2f} と大きく、ヘッド 1 はどのキーでも "
+        alt=f"T3 の行の ∂L/∂attn。ヘッド 0 は「です」で {d_attn[0, p, 4]:+.2f} と大きく、ヘッド 1 はどのキーでも "
         f"{d_attn[1, p].min():+.2f}〜{d_attn[1, p].max():+.2f} とほぼ同じ。",
     )
 )

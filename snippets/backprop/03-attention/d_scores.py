@@ -5,7 +5,7 @@ from transformer_figures.backprop_figs import attention_rows_figure
 from transformer_math import backward as bw
 from transformer_math.preset import SENTENCES
 
-g = bw.preset_gradients(1, 3)  # 文1、花 を隠した例
+g = bw.preset_gradients(1, 3)  # 文1 で「花」を隠した例
 A, d_attn = g.loss.trace.attn[:, 3], g.d_attn[:, 3]  # (h, T) 隠した行の重みと ∂L/∂attn
 
 rows = {}

@@ -5,7 +5,7 @@ from transformer_figures.backprop_figs import jacobian_figure
 from transformer_math import backward as bw
 from transformer_math.preset import SENTENCES
 
-g = bw.preset_gradients(1, 3)  # 文1、花 を隠した例
+g = bw.preset_gradients(1, 3)  # 文1 で「花」を隠した例
 A = g.loss.trace.attn[:, 3]  # (h, T) 隠した行 T3 の attention の重み
 words = SENTENCES[0].words
 

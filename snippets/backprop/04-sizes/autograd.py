@@ -11,7 +11,16 @@ if available:
     names = list(next(iter(diffs.values())))
     worst = {name: max(d[name] for d in diffs.values()) for name in names}  # 40 例での最大
     eps = rounding.MACHINE_EPSILON
-    rows = [[name, f"{diff:.1e}", f"{diff / eps:.1f}"] for name, diff in worst.items()]
+    paths = {"_skip": "残差の道", "_ffn": "FFN の道", "_attn": "attention の道", "_output": "出力側", "_input": "入力側"}
+
+    def shown(name: str) -> str:  # d_ln1_out_skip → ∂L/∂ln1_out (残差の道)
+        value = name.removeprefix("d_")
+        for suffix, path in paths.items():
+            if value.endswith(suffix):
+                return f"∂L/∂{value.removesuffix(suffix)} ({path})"
+        return f"∂L/∂{value}"
+
+    rows = [[shown(name), f"{diff:.1e}", f"{diff / eps:.1f}"] for name, diff in worst.items()]
     largest = max(worst.values())
     assert largest <= sizes.AUTOGRAD_EPS_BOUND * eps, f"最大差 {largest:.1e} が本文の上限を超えた"
     assert largest <= torch_backward.TOLERANCE  # ランダムな重みで比べるときと同じ許容値
