@@ -13,8 +13,11 @@ if available:
     eps = rounding.MACHINE_EPSILON
     paths = {"_skip": "残差の道", "_ffn": "FFN の道", "_attn": "attention の道", "_output": "出力側", "_input": "入力側"}
 
+    symbols = {"ln1_gamma": "γ₁", "ln1_beta": "β₁", "ln2_gamma": "γ₂", "ln2_beta": "β₂"}  # LayerNorm 1, 2 の γ, β
+
     def shown(name: str) -> str:  # d_ln1_out_skip → ∂L/∂ln1_out (残差の道)
         value = name.removeprefix("d_")
+        value = symbols.get(value, value)
         for suffix, path in paths.items():
             if value.endswith(suffix):
                 return f"∂L/∂{value.removesuffix(suffix)} ({path})"
