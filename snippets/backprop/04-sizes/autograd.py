@@ -11,9 +11,9 @@ if available:
     names = list(next(iter(diffs.values())))
     worst = {name: max(d[name] for d in diffs.values()) for name in names}  # 40 例での最大
     eps = rounding.MACHINE_EPSILON
-    paths = {"_skip": "残差の道", "_ffn": "FFN の道", "_attn": "attention の道", "_output": "出力側", "_input": "入力側"}
-
-    symbols = {"ln1_gamma": "γ₁", "ln1_beta": "β₁", "ln2_gamma": "γ₂", "ln2_beta": "β₂"}  # LayerNorm 1, 2 の γ, β
+    paths = {"_skip": "残差の道", "_ffn": "FFN の道", "_attn": "attention の道", "_output": "出力側",
+             "_input": "入力側"}  # fmt: skip
+    symbols = {"ln1_gamma": "γ₁", "ln1_beta": "β₁", "ln2_gamma": "γ₂", "ln2_beta": "β₂"}  # LayerNorm 1, 2
 
     def shown(name: str) -> str:  # d_ln1_out_skip → ∂L/∂ln1_out (残差の道)
         value = name.removeprefix("d_")

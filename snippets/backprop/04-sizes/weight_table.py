@@ -17,4 +17,5 @@ for name, grad in g.weight_gradients().items():  # ブロックのすべての�
     rows.append([symbols.get(name, name), str(grad.shape), formulas[name], f"{np.linalg.norm(grad):.3f}", rank])
 assert len(rows) == len(bw.WEIGHT_NAMES)
 
-print(table_html(["重み", "形", "勾配の式", "‖∂L/∂W‖", "階数"], rows, caption="文1 で「花」を隠した例のすべての重みの勾配"))
+caption = "文1 で「花」を隠した例のすべての重みの勾配"
+print(table_html(["重み", "形", "勾配の式", "‖∂L/∂W‖", "階数"], rows, caption=caption))
