@@ -58,7 +58,7 @@ def test_the_readers_copy_has_bare_literals():
 
 
 def test_a_citation_is_the_site_s_link_on_the_page_and_its_number_in_the_readers_copy():
-    from transformer_site import references
+    from transformer_site.checked import references
 
     cited = references.citation_markdown("kingma2015", "Algorithm 1", "backprop/05-lab.md")
     text, _ = lab_notebooks.site_markdown(f"Adam {cited} で $x$ を", set())

@@ -377,8 +377,7 @@ def site_markdown(cell_text: str, ids: set[str]) -> tuple[str, list[dict]]:
 
 def plain_literals(text: str, shown: str) -> str:
     """Every ``{{ literal = expression }}`` written as its literal (for the notebook readers download)."""
-    from transformer_site import references
-    from transformer_site.checked import find_checked_numbers
+    from transformer_site.checked import find_checked_numbers, references
 
     pieces, pos = [], 0
     for number in find_checked_numbers(text, shown):
