@@ -6,7 +6,7 @@ The PyTorch side uses its own ops (``F.embedding``, ``F.layer_norm``, ``F.gelu(a
 ``F.scaled_dot_product_attention``, ``torch.softmax``) and recomputes the positional encoding itself;
 it shares nothing with transformer_math except the weights and the token ids.
 
-A local preview (``scripts/serve.sh`` sets ``TRANSFORMER_PREVIEW=1``) may be built without torch: the §9 page
+A local preview (``scripts/serve.sh`` sets ``TRANSFORMER_PREVIEW=1``) may be built without torch: the appendix page
 then says plainly that its measured table is missing. Every other build — the published site above all —
 needs torch and fails without it (``require_torch_unless_preview``).
 """
@@ -29,7 +29,7 @@ INSTALL_HINT = "pip install torch==2.13.0 --index-url https://download.pytorch.o
 
 TEXT = {
     "torch_missing": (
-        "PyTorch (torch==2.13.0, CPU) が必要です: §9 の照合表はビルドのたびに実測します。"
+        "PyTorch (torch==2.13.0, CPU) が必要です: 付録の照合表はビルドのたびに実測します。"
         "公開用のビルドはこれを省略できません ({hint}、または bash scripts/test.sh が入れます)。"
         "手元のプレビューだけなら {variable}=1 で省略できます (bash scripts/serve.sh はそうします)"
     ),
@@ -67,7 +67,7 @@ def require_torch_unless_preview() -> bool:
 
 
 def preview_notice() -> str:
-    """What the §9 page shows in place of the measured table in a preview built without torch."""
+    """What the appendix page shows in place of the measured table in a preview built without torch."""
     return TEXT["preview_notice"].format(hint=html.escape(INSTALL_HINT))
 
 

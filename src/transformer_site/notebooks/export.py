@@ -59,6 +59,7 @@ from transformer_site.page import Page
 from transformer_site.page.exercises import KINDS, Exercise
 from transformer_site.page.fences import INCLUDE
 from transformer_site.page.model import Admonition, SiteFiles
+from transformer_site.page.tokens import CheckedNumber
 
 log = logging.getLogger("mkdocs.plugins.transformer_site.notebooks")
 
@@ -94,15 +95,17 @@ class Part:
     admonitions: tuple[tuple[int, str], ...] = ()  # markdown: (line of the part, title) of each admonition
 
 
-def literal_lines(page: Page) -> list[str]:
+def literal_lines(page: Page, cite: Callable[[CheckedNumber], str] | None = None) -> list[str]:
     """The page's lines with every checked number as the literal the reader sees (the build and pytest verify
-    them, not the notebook). A token stands on one line."""
+    them, not the notebook), and each citation as ``cite`` writes it (by default its key). A token stands on one
+    line."""
     lines = list(page.lines)
     for index in sorted({number.line - 1 for number in page.tokens}, reverse=True):
         start = page.line_start(index)
         pieces, pos = [], 0
         for number in (n for n in page.tokens if n.line - 1 == index):
-            pieces += [lines[index][pos : number.start - start], number.literal]
+            shown = cite(number) if cite is not None and number.kind == "cite" else number.literal
+            pieces += [lines[index][pos : number.start - start], shown]
             pos = number.end - start
         lines[index] = "".join(pieces) + lines[index][pos:]
     return lines
