@@ -65,7 +65,8 @@ def _second(**changes) -> Encoder:
     [
         ({"vocab": VOCAB[:-1]}, "second: W_E has 11 rows but the vocabulary 10 words"),
         ({"vocab": (*VOCAB[:-1], "犬")}, "vocab must be non-empty words, each once"),
-        ({"T": 5}, "second: sentence 1 has 7 words and 7 ids, the model takes T = 5"),
+        ({"T": 5}, "second: sentence 1 has 7 words and 7 ids, the model takes up to T = 5"),
+        ({"T": 8}, "second: sentence 1 has 7 words, the block takes T = 8"),
         ({"T": 0}, "T must be a positive integer, got 0"),
         ({"sentences": SECOND.sentences[1:]}, "sentence 1 is numbered 2: the sentences are numbered 1 … in order"),
         ({"sentences": (Sentence(1, ("犬",) * 7, (1,) * 7),)}, "word 0 '犬' has id 1, the vocabulary says 0"),
