@@ -517,7 +517,9 @@ ARGUMENT_WORDS = {
     "mean_in": "入力の平均", "std_in": "入力の標準偏差", "std_out": "出力の標準偏差",
     "selected": "予測の対象に選ばれた", "masked": "[MASK] にした", "random": "ランダムな語にした",
     "unchanged": "そのままにした", "zero_fraction": "0 になった割合", "embeddings": "埋め込み",
-    "jacobian": "ヤコビアン", "eps": "ε",
+    "jacobian": "ヤコビアン", "eps": "ε", "sqrt_d_k": "√d_k", "q_projection": "Q の射影",
+    "ln1_gamma": "LayerNorm 1 の γ", "ln1_beta": "LayerNorm 1 の β", "ln2_gamma": "LayerNorm 2 の γ",
+    "ln2_beta": "LayerNorm 2 の β",
 }  # fmt: skip
 
 
