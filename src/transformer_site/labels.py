@@ -528,6 +528,8 @@ def _shown_argument(value) -> str:
         return ARGUMENT_WORDS[value]
     if isinstance(value, bool):
         return "あり" if value else "なし"
+    if isinstance(value, (int, float)) and value < 0:
+        return "−" + str(-value)  # a minus sign, as the pages print one
     if isinstance(value, list):  # a tuple of words, ("は", "です") → 「は」・「です」: tokens used as words are quoted
         return "・".join(f"「{v}」" if isinstance(v, str) and v not in ARGUMENT_WORDS else _shown_argument(v)
                         for v in value)
