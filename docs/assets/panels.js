@@ -324,7 +324,7 @@
     }
 
     function word(t) {
-      return vocab[state.tokens[t]] + "（t=" + t + "）";
+      return "「" + vocab[state.tokens[t]] + "」（t=" + t + "）";
     }
 
     // -------------------------------------------------------- the summary: relations and detectors
