@@ -587,6 +587,7 @@ LABELS = {
     "explore()": "{0} の順伝播 (設定 {1})",
     "explore().ffn_h": "{0} の順伝播の ffn_h (設定 {1})",
     "explore().ln1_out": "{0} の順伝播の ln1_out (設定 {1})",
+    "explore().residual1": "{0} の順伝播の residual1 (設定 {1})",
     "firing_detectors()": "{0} で発火している検出器",
     "knob_range()": "つまみ「{0}」の範囲",
     "knob_range().max": "つまみ「{0}」の最大",
