@@ -47,7 +47,7 @@ def test_every_entry_of_the_references_is_cited_somewhere():
 def test_a_backprop_page_module_labels_its_values_and_a_tuple_argument_reads_as_words():
     """``backprop.*`` is labelled by its page module's LABELS, as ``notes.*`` is; a tuple of words joins with ・,
     each word quoted (a token used as a word)."""
-    assert label('backprop.attention.row_norms("d_X")[3]') == "勾配 d_X の T3 の行のノルム"
+    assert label('backprop.attention.row_norms("X")[3]') == "∂L/∂X の T3 の行のノルム"
     assert label("len(backprop.sizes.steps())") == "T3 の行の連鎖律の段の数"
     assert label('backprop.lab.rows_on(("は", "です"))') == "学習後に「は」・「です」のどれかに最大の重みを置く行の数"
     assert label("backprop.no_such_page.value") is None
