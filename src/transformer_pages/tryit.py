@@ -263,8 +263,8 @@ def _check_stage(stage: object) -> str:
 
 
 LABELS = {
-    "KERNEL_RANDOM_CASES": "カーネルのテストの乱数の入力の数",
-    "KERNEL_TOLERANCE": "カーネルと src の一致の許容値 (テストが使う値)",
+    "KERNEL_RANDOM_CASES": "ブラウザの計算を確かめた乱数の入力の数",
+    "KERNEL_TOLERANCE": "ブラウザの計算とほかのページの計算が一致する幅",
     "SDPA_N": "パネルのクエリとキーの数",
     "SDPA_MAX_D_K": "パネルの d_k の最大",
     "sdpa_states()": "パネルの全設定",
@@ -279,7 +279,7 @@ LABELS = {
     "PE_D_MODEL": "パネルの d_model",
     "PE_POSITIONS": "パネルの位置の数",
     "pe_table()": "パネルの位置エンコーディングの表",
-    "EXAMPLE": "例の文「これ は 大きい 猫 です」",
+    "EXAMPLE": "このページの例の文「これ は 大きい 猫 です」",
     "outcome()": "{0} の {i1} つ目の関係 (設定 {2})",
     "outcome().weight": "{0} の {i1} つ目の関係の重み (設定 {2})",
     "outcome().margin": "{0} の {i1} つ目の関係の次点との差 (設定 {2})",
@@ -287,6 +287,7 @@ LABELS = {
     "explore()": "{0} の順伝播 (設定 {1})",
     "explore().ffn_h": "{0} の順伝播の ffn_h (設定 {1})",
     "explore().ln1_out": "{0} の順伝播の ln1_out (設定 {1})",
+    "explore().residual1": "{0} の順伝播の residual1 (設定 {1})",
     "firing_detectors()": "{0} で発火している検出器",
     "knob_range()": "つまみ「{0}」の範囲",
     "knob_range().max": "つまみ「{0}」の最大",

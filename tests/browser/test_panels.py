@@ -335,7 +335,10 @@ def test_every_stage_derives_a_cell_from_src_terms(page, stage: str) -> None:
     assert float(lines[-1]["value"]) == pytest.approx(der.value, abs=TOL)
     for line in lines[1:-1]:
         assert float(line["value"]) == pytest.approx(der.intermediate(line["name"]), abs=TOL), (stage, line["name"])
-    assert panel.locator(".katex").count() >= len(lines)  # every line typeset
+    # every line typeset (KaTeX's script comes after the page: katex-init.js loads it for the panels)
+    panel.evaluate("el => new Promise(done => { const ready = () => el.querySelector('.arithmatex:not([data-typeset])')"
+                   " ? setTimeout(ready, 20) : done(); ready(); })")
+    assert panel.locator(".katex").count() >= len(lines)
     assert _cell(page, index).evaluate("b => b.parentElement.classList.contains('f')")  # the cell stays marked
 
 
