@@ -4,8 +4,9 @@ second one.
 
 An export holds every file of the work tree that git tracks or would track (no caches, no built site), committed
 to a fresh git repository with a fixed date, so that the dates MkDocs writes (pinned to the last commit by
-``hooks/publishing.py``) are the same in every export. A build of an export reads only the export: its own ``src``
-(PYTHONPATH), its own figure cache (empty at first: a cold build), and the hash seed it is given.
+``transformer_site.publishing.reproducible``) are the same in every export. A build of an export reads only the
+export: its own ``src`` (PYTHONPATH), its own figure cache (empty at first: a cold build), and the hash seed it is
+given.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-/* 確認問題: checking a reader's answer against the one the build computed (transformer_site.exercise_html).
+/* 確認問題: checking a reader's answer against the one the build computed (transformer_site.exercises.html).
  *
  * Nothing is computed here: each question carries its answer (data-answer: a number's literal, or the key of
  * the right option). A number is right when it lies within half a unit of the literal's last digit (the

@@ -18,6 +18,7 @@ current ``src``, and the environment is valid before anything reads it. Why this
   questions are read (a question's text shows them as literals, line for line as the source).
 - ``page_content``: every step that changes the HTML comes before the figures leave for the search plugin
   (``LAST``), which puts them back after it has indexed the page (``page_context``, ``LAST``).
+- ``post_page``: formulas are typeset in the page's final HTML, after the search plugin has read their TeX.
 - ``post_build``: the search index is merged (a partial rebuild) before it is rewritten for Japanese; the build
   fails at the very end, when every page has reported what is wrong with it.
 """
@@ -42,7 +43,7 @@ from transformer_site.failures import BuildError
 from transformer_site.notebooks import export as notebooks
 from transformer_site.notebooks import lab
 from transformer_site.page import Page, SiteFiles, SiteMap
-from transformer_site.publishing import api_docs, linebreaks, reproducible, site_dir
+from transformer_site.publishing import api_docs, formulas, linebreaks, reproducible, site_dir
 from transformer_site.search import japanese, skip
 
 log = logging.getLogger("mkdocs.plugins.transformer_site")
@@ -190,7 +191,7 @@ def join_japanese_lines(build: Build, page: PageText) -> None:
 
 
 def explain_terms(build: Build, page: PageText) -> None:
-    if page.uri != glossary.GLOSSARY_PAGE:
+    if glossary.wraps_terms_on(page.uri):
         page.text = glossary.wrap_terms(page.text)
 
 
@@ -204,6 +205,11 @@ def note_rendered(build: Build, page: PageText) -> None:
 
 def put_figures_back(build: Build, page: PageText) -> None:
     page.text = skip.put_back(page.text, build.set_aside.pop(page.uri, []), page.uri)
+
+
+def typeset_formulas(build: Build, page: PageText) -> None:
+    if "arithmatex" in page.text:
+        page.text = formulas.typeset_page(page.text, f"docs/{page.uri}", build.failures)
 
 
 def _rebuilt(build: Build) -> set[str] | None:
@@ -299,6 +305,7 @@ PIPELINE: tuple[Row, ...] = (
     Row("page_content", LAST, set_figures_aside, "figures set aside while the search plugin reads the page"),
     Row("page_context", AFTER, note_rendered, "the page is one this build rendered"),
     Row("page_context", LAST, put_figures_back, "figures back in the page, after the search plugin"),
+    Row("post_page", AFTER, typeset_formulas, "formulas typeset by KaTeX (the search index keeps their TeX)"),
     Row("post_build", AFTER, merge_search_index, "a partial rebuild's index keeps the other pages' entries"),
     Row("post_build", AFTER, report_blocks, "blocks rendered and from the cache, the slowest"),
     Row("post_build", AFTER, drop_source_maps, "Material's source maps removed"),

@@ -17,7 +17,8 @@ becomes MkDocs' ``PluginError``. What only MkDocs needs is done here and nowhere
   page of the last good build, and any other URL (``404.html``), becomes a page listing the errors that reloads
   by itself when a later rebuild succeeds.
 
-``mkdocs serve`` rebuilds in one interpreter and makes a new plugin for every rebuild; the steps run from the
+``mkdocs serve`` rebuilds in one interpreter and keeps this plugin across rebuilds (MkDocs keeps a plugin that has
+``on_startup``), with a new configuration for each: every build gets a new ``Build``, and the steps run from the
 pipeline module as it is imported after the rebuild's modules were made fresh, never from a stale one.
 """
 
@@ -153,8 +154,8 @@ class SitePlugin(BasePlugin):
 
     def __init__(self) -> None:
         super().__init__()
-        self.build = None  # transformer_site.build.Build, made on the first config step
-        self.config_seen = None
+        self.build = None  # transformer_site.build.Build, made anew on the first config step of every build
+        self.config_seen = None  # the configuration of the build self.build belongs to
         self.swapped: dict[str, str] = {}  # lab page → the executed notebook it is rendered from
         self.markdown: dict[str, str] = {}  # lab page → its Markdown file
 
@@ -162,7 +163,8 @@ class SitePlugin(BasePlugin):
         steps = pipeline.steps(event, when)
         if event == "config":
             config = args[0]
-            if self.build is None:
+            if self.config_seen is not config:  # a new build (serve keeps this plugin: it has on_startup)
+                self.config_seen, self.swapped, self.markdown, self.build = config, {}, {}, None
                 settings = _settings(config)
                 change = incremental.fresh_start(
                     incremental.LOOP, settings.project, settings.docs_dir, settings.site_dir, list(settings.watch)
@@ -197,6 +199,11 @@ class SitePlugin(BasePlugin):
                 step(self.build, page)
             mkdocs_page.content = page.text
             return context
+        if event == "post_page":  # the page's final HTML, theme and all
+            page = _page_text(kwargs["page"], args[0], None)
+            for step in steps:
+                step(self.build, page)
+            return page.text
         if self.build is None:  # the build failed before it started (a bad environment): only the loop learns it
             incremental.LOOP.build_failed()
             return None

@@ -56,9 +56,13 @@ class Probe:
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots" if os.environ.get("TEST_SCREENSHOTS") == "1" else None
 # Pages visited besides every page of the site: the explorer opened on a signed stage (its diverging tables).
 EXTRA_PATHS = ("tryit/?stage=residual1",)
-# A page is read once these are gone: the explorer's tables come once its kernel has run, a formula's layout once
-# KaTeX has typeset it (katex-init.js runs on Material's document$, which need not come before "load").
-_UNSETTLED = '[data-tm-panel="explorer"]:not([data-tm-ready="1"]), .arithmatex:not([data-typeset])'
+# A page is read once these are gone: the explorer's tables come once its kernel has run, a formula a panel drew
+# once KaTeX has typeset it (katex-init.js loads KaTeX for it), the boxes that scroll sideways once
+# scroll-regions.js has measured them (when the browser is idle after the page loaded).
+_UNSETTLED = (
+    '[data-tm-panel="explorer"]:not([data-tm-ready="1"]), .arithmatex:not([data-typeset]),'
+    ' html[data-scroll-regions="pending"]'
+)
 
 
 PROBES: dict[str, Probe] = {}
@@ -183,7 +187,7 @@ def reading_context(browser, **options):
 def search_without_documents(context) -> None:
     """Give Material's search worker the site's search index without its documents, in this context.
 
-    Material fetches ``search/search_index.json`` (1.75 MB: every section with its bigrams, ``search_ja.py``) on
+    Material fetches ``search/search_index.json`` (1.75 MB: every section with its bigrams, ``search/japanese.py``) on
     every full page load and builds the lunr index in a worker: about 1 s of CPU per load. A reader pays it once
     per visit (instant navigation keeps the worker); the walk loads 39 pages in each of four views and none of its
     probes searches, and the index alone was 80 of a view's 270 s of CPU (the other browser tests load pages about

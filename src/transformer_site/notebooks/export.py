@@ -368,7 +368,7 @@ class NotebookBuild:
 
 
 def plan(
-    files: SiteFiles, pages: Callable[[str, Path], Page], project: Path, docs_dir: str, site_url: str, repo_url: str,
+    files: SiteFiles, page_of: Callable[[str, Path], Page], project: Path, docs_dir: str, site_url: str, repo_url: str,
     lab_downloads: dict[str, str],
 ) -> NotebookBuild:
     """Every page with executed code gets a notebook (written after the build, :func:`write`); the wheel they
@@ -384,7 +384,7 @@ def plan(
         if source is None:
             continue
         try:
-            parts = split_page(pages(uri, source), project)
+            parts = split_page(page_of(uri, source), project)
         except ValueError as exc:  # an error with -q too: the build stops here, naming page and line
             raise BuildError(f"notebook export: {exc}") from None
         found = [part.text for part in parts if part.kind == "code"]

@@ -20,12 +20,12 @@ from functools import lru_cache
 import numpy as np
 
 from transformer_figures.palette_data import palette_data
-from transformer_math import SENTENCES, backward, ops, preset, preset_trace, preset_weights
+from transformer_math import SENTENCES, backward, derivations, ops, preset, preset_trace, preset_weights
 from transformer_pages import tryit
 from transformer_site.panels.kernel_data import kernel_data
 
 TEXT = {
-    "bond_knob": "結合 {b}: {name}（head {head}）の強さ",
+    "bond_knob": "結合 {b}: {name}（ヘッド {head}）の強さ",
     "knobs": {
         "single_weight": "単一次元の検出器 h0〜h11 の重み",
         "single_bias": "単一次元の検出器 h0〜h11 のバイアス",
@@ -44,9 +44,9 @@ TEXT = {
         "ln2_out": "ln2_out = LayerNorm(residual2)",
     },
     "sdpa_hint": (
-        "ヒートマップ・標準偏差・最大の重みは、乱数の種 {seed} で固定した 1 組の q, k（各 {n} 個）での値です。"
+        "ヒートマップ・標準偏差・最大の重みは、乱数で作って固定した 1 組の q, k（各 {n} 個）での値です。"
         "多数の乱数で平均した統計とは少しずれます。ヤコビアンと勾配の 2 つは、別に {keys} 個のキーの行を "
-        "{queries:,} 本作って平均した値です（上流の勾配も平均 0・分散 1 の乱数、マスクなし。ビルド時に計算）。"
+        "{queries:,} 本作って平均した値です（上流の勾配も平均 0・分散 1 の乱数、マスクなし。前もって計算した値）。"
     ),
     "sdpa_scale": "√d<sub>k</sub> で割る",
     "sdpa_causal": "因果マスクあり",
@@ -231,8 +231,8 @@ def _intermediate_tex() -> dict[str, dict[str, str]]:
     kinds += [("scores", {"scale": False}), ("attn", {"causal": True}), ("X_pos", {"positions": False})]
     out = {}
     for stage, switches in kinds:
-        der = tryit.derive_cell(trace, weights, stage, (0,) * getattr(trace, stage).ndim, **switches)
-        key = next(k for k, formula in tryit.FORMULAS.items() if formula == der.formula)
+        der = derivations.derive(trace, stage, (0,) * getattr(trace, stage).ndim, weights, **switches)
+        key = next(k for k, formula in derivations.FORMULAS.items() if formula == der.formula)
         out[key] = {q.name: q.latex for q in der.intermediates}
     return out
 
@@ -255,7 +255,7 @@ def explorer_data() -> dict:
         "bonds": [{"name": b.name, "head": b.head} for b in preset.BONDS],
         "neurons": list(preset.NEURON_NAMES),
         "firing_threshold": kernel_data()["firing_threshold"],
-        "formulas": tryit.FORMULAS,
+        "formulas": derivations.FORMULAS,
         "intermediate_tex": _intermediate_tex(),
         "symbols": SYMBOLS,
         "gelu_cubic": ops.GELU_CUBIC_COEFF,
@@ -306,9 +306,7 @@ def kernel_template() -> str:
 
 def _sdpa_hint() -> str:
     """What the SDPA panel's numbers are computed from (one line of HTML: a line break inside Japanese is a space)."""
-    return TEXT["sdpa_hint"].format(
-        seed=tryit.SDPA_SEED, n=tryit.SDPA_N, keys=backward.SQRT_DK_KEYS, queries=backward.SQRT_DK_QUERIES
-    )
+    return TEXT["sdpa_hint"].format(n=tryit.SDPA_N, keys=backward.SQRT_DK_KEYS, queries=backward.SQRT_DK_QUERIES)
 
 
 def sdpa_panel_html(panel_id: str = "sdpa") -> str:

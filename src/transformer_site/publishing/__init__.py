@@ -1,2 +1,3 @@
 """What is published: the same bytes for the same commit (``reproducible``), no stray spaces where Japanese source
-lines wrap (``linebreaks``), tags named in docstrings shown as text on the API page (``api_docs``)."""
+lines wrap (``linebreaks``), tags named in docstrings shown as text on the API page (``api_docs``), formulas
+typeset by KaTeX when the site is built (``formulas``)."""
