@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from transformer_figures.palette_data import palette_data
-from transformer_math import SENTENCES, backward, ops, preset, preset_trace, preset_weights
+from transformer_math import SENTENCES, backward, derivations, ops, preset, preset_trace, preset_weights
 from transformer_pages import tryit
 from transformer_site.kernel_data import kernel_data
 
@@ -190,8 +190,8 @@ def _intermediate_tex() -> dict[str, dict[str, str]]:
     kinds += [("scores", {"scale": False}), ("attn", {"causal": True}), ("X_pos", {"positions": False})]
     out = {}
     for stage, switches in kinds:
-        der = tryit.derive_cell(trace, weights, stage, (0,) * getattr(trace, stage).ndim, **switches)
-        key = next(k for k, formula in tryit.FORMULAS.items() if formula == der.formula)
+        der = derivations.derive(trace, stage, (0,) * getattr(trace, stage).ndim, weights, **switches)
+        key = next(k for k, formula in derivations.FORMULAS.items() if formula == der.formula)
         out[key] = {q.name: q.latex for q in der.intermediates}
     return out
 
@@ -214,7 +214,7 @@ def explorer_data() -> dict:
         "bonds": [{"name": b.name, "head": b.head} for b in preset.BONDS],
         "neurons": list(preset.NEURON_NAMES),
         "firing_threshold": kernel_data()["firing_threshold"],
-        "formulas": tryit.FORMULAS,
+        "formulas": derivations.FORMULAS,
         "intermediate_tex": _intermediate_tex(),
         "symbols": SYMBOLS,
         "gelu_cubic": ops.GELU_CUBIC_COEFF,
