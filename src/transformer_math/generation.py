@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import decoder as dec
+from . import decoder_model as dec
 from . import ops
 
 UINT32 = 0xFFFFFFFF
@@ -316,17 +316,46 @@ def greedy(model: dec.Decoder, prompt, *, steps: int | None = None, cache: bool 
 # ---------------------------------------------------------------------------------------------------------
 
 
-def block_multiplies(model: dec.Decoder, n_queries: int, n_keys: int) -> int:
+@dataclass(frozen=True)
+class Sizes:
+    """What the multiplications of generation depend on. A ``Decoder`` has the same attributes."""
+
+    d_model: int
+    n_heads: int
+    d_k: int
+    d_ff: int
+    n_blocks: int
+    vocab_size: int
+
+    @classmethod
+    def of(cls, model: object) -> Sizes:
+        """The sizes of a ``Decoder``, or of a GPT configuration (``configs.GPTConfig``: n_layers, d_model, …)."""
+        if isinstance(model, dec.Decoder):
+            return cls(model.d_model, model.n_heads, model.d_k, model.d_ff, model.n_blocks, model.vocab_size)
+        names = ("d_model", "n_heads", "d_ff", "n_layers", "vocab_size")
+        if not all(hasattr(model, n) for n in names):
+            raise ValueError(f"sizes of {type(model).__name__}: need a Decoder or a config with {', '.join(names)}")
+        h = model.n_heads
+        return cls(model.d_model, h, model.d_model // h, model.d_ff, model.n_layers, model.vocab_size)
+
+
+def block_multiplies(sizes: Sizes | dec.Decoder, n_queries: int, n_keys: int) -> int:
     """Multiply-adds of one block for ``n_queries`` new rows attending to ``n_keys`` keys.
 
     Projections: 3·n_q·d·hd for Q, K, V (the cache computes K, V only for the new rows too), the scores and the
     weighted sum h·n_q·n_k·d_k each, W_O n_q·hd·d, the FFN 2·n_q·d·d_ff.
     """
-    d, hd, h, d_k, d_ff = model.d_model, model.n_heads * model.d_k, model.n_heads, model.d_k, model.d_ff
-    return 3 * n_queries * d * hd + 2 * h * n_queries * n_keys * d_k + n_queries * hd * d + 2 * n_queries * d * d_ff
+    s = sizes if isinstance(sizes, Sizes) else Sizes.of(sizes)
+    d, hd = s.d_model, s.n_heads * s.d_k
+    return (
+        3 * n_queries * d * hd
+        + 2 * s.n_heads * n_queries * n_keys * s.d_k
+        + n_queries * hd * d
+        + 2 * n_queries * d * s.d_ff
+    )
 
 
-def step_multiplies(model: dec.Decoder, length: int, cache: bool) -> int:
+def step_multiplies(sizes: Sizes | dec.Decoder, length: int, cache: bool) -> int:
     """Multiply-adds to produce the next word's logits after ``length`` tokens, as the code here runs them.
 
     Without the cache the forward pass reruns every block on all ``length`` rows (the whole length × length
@@ -335,15 +364,22 @@ def step_multiplies(model: dec.Decoder, length: int, cache: bool) -> int:
     """
     if isinstance(length, bool) or not isinstance(length, (int, np.integer)) or length < 1:
         raise ValueError(f"length must be an integer ≥ 1, got {length!r}")
+    s = sizes if isinstance(sizes, Sizes) else Sizes.of(sizes)
     rows = 1 if cache else length
-    return model.n_blocks * block_multiplies(model, rows, length) + rows * model.d_model * model.vocab_size
+    return s.n_blocks * block_multiplies(s, rows, length) + rows * s.d_model * s.vocab_size
 
 
-def generation_multiplies(model: dec.Decoder, prompt_length: int, new_words: int, cache: bool) -> int:
+def generation_multiplies(sizes: Sizes | dec.Decoder, prompt_length: int, new_words: int, cache: bool) -> int:
     """Multiply-adds of generating ``new_words`` after a prompt of ``prompt_length`` tokens.
 
     With the cache every token but the last generated one goes through the blocks once (the prompt's tokens
     fill the cache first); without it, step s reruns the whole sequence of prompt_length + s tokens.
     """
     first = 1 if cache else prompt_length
-    return sum(step_multiplies(model, t, cache) for t in range(first, prompt_length + new_words))
+    return sum(step_multiplies(sizes, t, cache) for t in range(first, prompt_length + new_words))
+
+
+def cache_floats(sizes: Sizes | dec.Decoder, length: int) -> int:
+    """Numbers the KV cache holds after ``length`` tokens: K and V, h·d_k each per token and block."""
+    s = sizes if isinstance(sizes, Sizes) else Sizes.of(sizes)
+    return 2 * s.n_blocks * length * s.n_heads * s.d_k
