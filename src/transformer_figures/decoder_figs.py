@@ -105,3 +105,12 @@ def tokens_vs_vocabulary_figure(vocabulary: np.ndarray, tokens: np.ndarray, word
     ax.grid(True)
     ax.legend(loc="upper right", fontsize=9)
     return fig
+
+
+def scores_pair_figure(panels: Mapping[str, np.ndarray], rows: Sequence[str], cols: Sequence[str]) -> HeatFigure:
+    """Score matrices (title → (n, m)) side by side, each on its own diverging scale about 0."""
+    tables = [
+        heat_table(values, list(rows), list(cols), fmt="{:+.3f}", center=0.0, title=title, corner="クエリ ＼ キー")
+        for title, values in panels.items()
+    ]
+    return heat_figure(*tables, columns=2, legend_fmt="{:+.1f}")

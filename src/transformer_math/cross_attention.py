@@ -22,7 +22,7 @@ from functools import cache
 
 import numpy as np
 
-from . import decoder as dec
+from . import decoder_model as dec
 from . import decoder_preset as dp
 from . import ops, preset
 

@@ -1,6 +1,6 @@
 """Every gradient of the decoder's next-word loss, by the chain rule written out (the encoder's backward, per block).
 
-The loss is ``decoder.sequence_loss``: teacher forcing over a whole sequence, L = Σ_t −log probs[t, x_{t+1}]
+The loss is ``decoder_model.sequence_loss``: teacher forcing over a whole sequence, L = Σ_t −log probs[t, x_{t+1}]
 (summed over a batch too). The gradient flows back through the tied output (logits = out · W_Eᵀ), then through
 each block from the last to the first, as in the notes' order reversed: LayerNorm 2, the FFN (W2, GELU′, W1),
 LayerNorm 1, W_O, the weighted sum, the softmax (masked entries have weight 0 and pass no gradient), q·kᵀ/√d_k
@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from . import decoder as dec
+from . import decoder_model as dec
 from .activations import gelu_derivative
 
 
@@ -128,7 +128,7 @@ def block_backward(
 
 
 def backward(model: dec.Decoder, tokens) -> DecoderGradients:
-    """Every gradient of ``decoder.sequence_loss(model, tokens)`` (one sequence (T,) or a batch (B, T))."""
+    """Every gradient of ``decoder_model.sequence_loss(model, tokens)`` (one sequence (T,) or a batch (B, T))."""
     result = dec.sequence_loss(model, tokens)
     tr = result.trace
     d_logits = tr.probs.copy()  # ∂L/∂z = softmax(z) − onehot(target), row by row

@@ -19,7 +19,7 @@ from functools import cache
 import numpy as np
 
 from . import adam, ops, preset, schedules
-from . import decoder as dec
+from . import decoder_model as dec
 from . import decoder_backward as dbw
 
 VOCAB: tuple[str, ...] = (*preset.VOCAB, dec.BOS, dec.EOS)

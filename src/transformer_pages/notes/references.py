@@ -155,7 +155,8 @@ REFERENCES: tuple[Reference, ...] = (
         "Language Models are Unsupervised Multitask Learners", "OpenAI (technical report)",
         "https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf",
         "PDF", "Radford et al.",
-        locators={"Abstract": "Abstract", "§2.3": "Model", "Table 2": "Architecture hyperparameters"},
+        locators={"Abstract": "Abstract", "§2.2": "Input Representation", "§2.3": "Model",
+                  "Table 2": "Architecture hyperparameters"},
         figures={"Table 2": (117,)},  # the smallest model, millions of parameters
     ),
     Reference(
