@@ -19,8 +19,8 @@ from functools import cache
 import numpy as np
 
 from . import adam, ops, preset, schedules
-from . import decoder_model as dec
 from . import decoder_backward as dbw
+from . import decoder_model as dec
 
 VOCAB: tuple[str, ...] = (*preset.VOCAB, dec.BOS, dec.EOS)
 """The notes' 16 words (ids 0 … 15 as in the encoder preset), then <bos> (16) and <eos> (17)."""

@@ -79,7 +79,8 @@ TRACKS: tuple[Track, ...] = (
           tuple(f"backprop/{n}" for n in ("01-loss.md", "02-output-ffn.md", "03-attention.md", "04-sizes.md",
                                              "05-lab.md"))),
     Track("decoder", "デコーダと生成: 文を作るモデル",
-          "数学ノート §1〜§8 (ブロックの順伝播)。逆伝播 1 (交差エントロピー) を読んでいると損失の話が分かりやすくなります。",
+          "数学ノート §1〜§8 (ブロックの順伝播)。逆伝播 1 (交差エントロピー) を読んでいると、"
+          "損失の話が分かりやすくなります。",
           tuple(f"decoder/{n}" for n in ("01-masked-attention.md", "02-next-word.md", "03-decoding.md",
                                             "04-kv-cache.md", "05-cross-attention.md", "06-additive-attention.md",
                                             "07-tokenization.md"))),

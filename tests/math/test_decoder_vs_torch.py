@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from transformer_math import cross_attention as xa
-from transformer_math import decoder_model as dec
 from transformer_math import decoder_backward as dbw
+from transformer_math import decoder_model as dec
 from transformer_math import decoder_preset as dp
 from transformer_math import generation as gen
 from transformer_math import preset

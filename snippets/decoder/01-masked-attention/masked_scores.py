@@ -17,7 +17,8 @@ assert np.allclose(attn, block.attn[a], rtol=0, atol=1e-15)
 print(
     figure_html(
         masked_attention_figure(scores, attn, model.words(trace.tokens), "ブロック 1・ヘッド 1"),
-        alt=f"文1 をデコーダが読むときのブロック 1・ヘッド 1 の scores と attn。対角より上の {int(np.isinf(M).sum())} 個の"
-        f"要素は −∞ になり、attn では 0。行 0 の <bos> は自分だけに重み 1、行 3 の 美しい は これ に {attn[3, 1]:.3f}。",
+        alt=f"文1 をデコーダが読むときのブロック 1・ヘッド 1 の scores と attn。"
+        f"対角より上の {int(np.isinf(M).sum())} 個の要素は −∞ になり、attn では 0。"
+        f"行 0 の <bos> は自分だけに重み 1、行 3 の 美しい は これ に {attn[3, 1]:.3f}。",
     )
 )

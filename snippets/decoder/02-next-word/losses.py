@@ -13,7 +13,8 @@ for t in range(len(ids) - 1):
     alone = decoder_model.forward(model, ids[: t + 1])  # 位置 0 … t だけを読ませ直す
     L_step = -np.log(alone.probs[-1, ids[t + 1]])  # その最後の行の損失
     total_pass, total_steps = total_pass + L_pass, total_steps + L_step
-    rows.append([f"{t}", " ".join(model.words(ids[: t + 1])), model.vocab[ids[t + 1]], f"{L_pass:.4f}", f"{L_step:.4f}"])
+    read = " ".join(model.words(ids[: t + 1]))
+    rows.append([f"{t}", read, model.vocab[ids[t + 1]], f"{L_pass:.4f}", f"{L_step:.4f}"])
 rows.append(["和", "", "", f"{total_pass:.4f}", f"{total_steps:.4f}"])
 
 print(table_html(["t", "読んだ語", "当てる語", "1 回の計算の行 t", "位置 t までを読み直す"], rows))

@@ -19,6 +19,7 @@ print(
     figure_html(
         loss_curve_figure(run.losses, run.lr, floor, "48 位置の平均損失"),
         alt=f"デコーダの学習曲線。平均損失は {run.losses[0]:.2f} から {run.final_loss:.4f} に下がり、"
-        f"このデータの最小値 {floor:.4f} に近づく。学習率は {np.argmax(run.lr) + 1} ステップ目の {run.lr.max():.3f} が最大。",
+        f"このデータの最小値 {floor:.4f} に近づく。"
+        f"学習率は {np.argmax(run.lr) + 1} ステップ目の {run.lr.max():.3f} が最大。",
     )
 )

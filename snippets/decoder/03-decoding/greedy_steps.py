@@ -10,7 +10,8 @@ while tokens[-1] != model.eos and len(tokens) < model.n_positions:
     probs = decoder_model.forward(model, np.array(tokens)).probs[-1]  # 最後の行: 次の語の確率
     top = np.argsort(-probs, kind="stable")[:3]  # 上位 3 語
     chosen = int(np.argmax(probs))  # 貪欲法: いちばん確率の高い語
-    rows.append([model.text(tokens[1:]), "、".join(f"{model.vocab[i]} {probs[i]:.3f}" for i in top), model.vocab[chosen]])
+    shown = "、".join(f"{model.vocab[i]} {probs[i]:.3f}" for i in top)
+    rows.append([model.text(tokens[1:]), shown, model.vocab[chosen]])
     tokens.append(chosen)  # 選んだ語を足して、もう一度
 assert tokens == list(generation.greedy(model, "<bos> 私 は".split()).tokens)  # generation.greedy と同じ
 

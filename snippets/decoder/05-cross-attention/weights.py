@@ -16,7 +16,8 @@ print(
     figure_html(
         cross_attention_figure(attn, example.target, example.source),
         alt=f"クロスアテンションの重み。ヘッドごとに {attn.shape[1]} 行 (デコーダの <bos> これ は) × "
-        f"{attn.shape[2]} 列 (エンコーダの これ は 美しい 花 です)。どの行も 5 列すべてに 0 より大きい重みを置き、和は 1。"
+        f"{attn.shape[2]} 列 (エンコーダの これ は 美しい 花 です)。"
+        "どの行も 5 列すべてに 0 より大きい重みを置き、和は 1。"
         f"最小の重みは {attn.min():.3f}。",
     )
 )

@@ -2,7 +2,8 @@ from transformer_figures import table_html
 from transformer_math import additive_attention
 
 rows = []
-for label, (n, m, d, width) in (("前のページの例", (3, 5, 16, 8)), ("n = m = 512, d = 512, 幅 64", (512, 512, 512, 64))):
+sizes = (("前のページの例", (3, 5, 16, 8)), ("n = m = 512, d = 512, 幅 64", (512, 512, 512, 64)))
+for label, (n, m, d, width) in sizes:
     c = additive_attention.compare(n, m, d, width)  # 射影 (n + m)·d·幅、組ごとの積和 n·m·幅、tanh、最大の配列
     for name, cost in (("加法注意", c.additive), ("内積注意", c.dot_product)):
         rows.append([label, name, f"{cost.multiplies:,}", f"{cost.tanh:,}", f"{cost.largest_intermediate:,}"])

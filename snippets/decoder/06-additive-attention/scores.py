@@ -23,8 +23,9 @@ assert np.allclose(scores, example.trace.scores[0], rtol=0, atol=1e-14)
 
 print(
     figure_html(
-        scores_pair_figure({"加法注意 e = tanh(s W_a + h U_a) v_a": e, "内積注意 q·k / √d_k": scores},
-                           example.target, example.source),
+        scores_pair_figure(
+            {"加法注意 e = tanh(s W_a + h U_a) v_a": e, "内積注意 q·k / √d_k": scores}, example.target, example.source
+        ),
         alt=f"同じクエリ 3 個とキー 5 個に対する 2 つの点数 (3 × 5)。加法注意は途中で {hidden.shape} の配列を作る。"
         f"内積注意は前のページのヘッド 0 の scores と同じ。",
     )

@@ -12,8 +12,16 @@ while True:
     best = max(pairs, key=lambda p: pairs[p])  # いちばん多い組 (同数ならコーパスで先に出た組)
     segmentation = {w: bpe.merge_symbols(s, best) for w, s in segmentation.items()}  # 全部の語でまとめる
     tokens = sum(len(s) * counts[w] for w, s in segmentation.items())
-    rows.append([str(len(rows) + 1), f"{best[0]} + {best[1]}", str(pairs[best]), str(tokens),
-                 " ".join(segmentation["美しい"]), " ".join(segmentation["大きい"])])
+    rows.append(
+        [
+            str(len(rows) + 1),
+            f"{best[0]} + {best[1]}",
+            str(pairs[best]),
+            str(tokens),
+            " ".join(segmentation["美しい"]),
+            " ".join(segmentation["大きい"]),
+        ]
+    )
 assert [r[1] for r in rows] == [f"{a} + {b}" for a, b in bpe.learn(words, 100).merges]
 
 print(table_html(["回", "まとめる組", "組の回数", "コーパスの記号の数", "「美しい」", "「大きい」"], rows))

@@ -12,7 +12,8 @@ tokens = np.array([run.initial_tokens] + [step.n_tokens for step in run.steps]) 
 print(
     figure_html(
         tokens_vs_vocabulary_figure(vocabulary, tokens, len(words)),
-        alt=f"BPE の併合を 1 回するごとの、語彙の大きさとコーパスの記号の数。語彙は {vocabulary[0]} から {vocabulary[-1]} に増え、"
+        alt="BPE の併合を 1 回するごとの、語彙の大きさとコーパスの記号の数。"
+        f"語彙は {vocabulary[0]} から {vocabulary[-1]} に増え、"
         f"記号の数は {tokens[0]} から {tokens[-1]} (語の数) に減る。",
     )
 )

@@ -18,7 +18,6 @@ LARGE = (512, 512, 512, 64)
 """n, m, d, width of the large comparison: the original Transformer's d_model and d_k, 512 positions each side."""
 
 
-
 @cache
 def example() -> dict[str, np.ndarray]:
     """Both scores of the cross-attention example's queries (n = 3) against its memory (m = 5)."""

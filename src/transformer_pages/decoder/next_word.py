@@ -114,7 +114,8 @@ def completions() -> tuple[tuple[str, str, bool], ...]:
     for s in preset.SENTENCES:
         ids = dp.sentence_ids(s.number)
         out = gen.greedy(model(), ids[: 1 + PROMPT_WORDS])
-        rows.append((model().text(ids[: 1 + PROMPT_WORDS]), model().text(out.generated), bool(np.array_equal(out.tokens, ids))))
+        done = bool(np.array_equal(out.tokens, ids))
+        rows.append((model().text(ids[: 1 + PROMPT_WORDS]), model().text(out.generated), done))
     return tuple(rows)
 
 
