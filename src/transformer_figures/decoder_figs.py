@@ -35,8 +35,12 @@ def masked_attention_figure(scores: np.ndarray, attn: np.ndarray, words: Sequenc
 def probabilities_figure(
     probs: np.ndarray, row_labels: Sequence[str], vocab: Sequence[str], framed: Sequence[tuple[int, int]] = ()
 ) -> HeatFigure:
-    """Rows of next-word probabilities (rows × vocab) on the weight scale, the cells in ``framed`` framed."""
-    table = heat_table(probs, list(row_labels), list(vocab), fmt="{:.2f}", scale=WEIGHTS, corner="読んだ語 ＼ 次の語",
+    """Rows of next-word probabilities (rows × vocab) on the weight scale, the cells in ``framed`` framed.
+
+    A probability that prints as 0.00 is left blank (its colour stays), so the few words that matter stand out.
+    """
+    shown = np.where(np.asarray(probs) < 0.005, 0.0, probs)
+    table = heat_table(shown, list(row_labels), list(vocab), fmt="{:.2f}", scale=WEIGHTS, corner="読んだ語 ＼ 次の語",
                        vertical_columns=True, hidden_zeros=True, framed_cells=framed)  # fmt: skip
     return heat_figure(table, legend_fmt="{:.1f}")
 
@@ -60,8 +64,10 @@ def loss_curve_figure(losses: np.ndarray, lr: np.ndarray, floor: float, label: s
 
 
 def distributions_figure(rows: Mapping[str, np.ndarray], vocab: Sequence[str], title: str) -> HeatFigure:
-    """One row per distribution (label → (vocab,)) on the weight scale; words a row leaves out print nothing."""
+    """One row per distribution (label → (vocab,)) on the weight scale; words a row leaves out, and words whose
+    probability prints as 0.000, print nothing (their colour stays)."""
     matrix = np.array([np.asarray(r, dtype=float) for r in rows.values()])
+    matrix = np.where(matrix < 0.0005, 0.0, matrix)
     table = heat_table(matrix, list(rows), list(vocab), fmt="{:.3f}", scale=WEIGHTS, title=title,
                        vertical_columns=True, hidden_zeros=True)  # fmt: skip
     return heat_figure(table, legend_fmt="{:.1f}")
