@@ -24,7 +24,9 @@ import numpy as np
 
 from . import decoder_model as dec
 from . import decoder_preset as dp
-from . import ops, preset
+from . import ops
+from .model import Encoder
+from .preset import ENCODER
 
 SEED = 7
 """Seed of the example's cross-attention weights."""
@@ -119,9 +121,9 @@ class WorkedExample:
 
 
 @cache
-def worked_example() -> WorkedExample:
-    """The encoder preset's ln2_out (sentence 1) as memory, the decoder preset's block-1 ln1_out as queries."""
-    memory = preset.preset_trace(ENCODER_SENTENCE).ln2_out  # (m, d_model)
+def worked_example(encoder: Encoder = ENCODER) -> WorkedExample:
+    """The encoder's ln2_out (sentence 1) as memory, the decoder preset's block-1 ln1_out as queries."""
+    memory = encoder.trace(ENCODER_SENTENCE).ln2_out  # (m, d_model)
     model = dp.decoder_preset()
     X_dec = dec.forward(model, model.ids(DECODER_PROMPT)).blocks[0].ln1_out  # (n, d_model)
     weights = random_weights(model.d_model, model.n_heads, SEED)
@@ -130,6 +132,6 @@ def worked_example() -> WorkedExample:
         if isinstance(value, np.ndarray):
             value.setflags(write=False)
     return WorkedExample(
-        source=preset.sentence(ENCODER_SENTENCE).words, target=DECODER_PROMPT, weights=weights,
+        source=encoder.sentence(ENCODER_SENTENCE).words, target=DECODER_PROMPT, weights=weights,
         trace=cross_attention(X_dec, memory, weights),
     )  # fmt: skip

@@ -1,9 +1,9 @@
-"""The decoder preset as a value: two of the notes' blocks stacked under a causal mask, the output tied to W_E.
+"""A decoder as a model value: blocks of the notes stacked under a causal mask, the output tied to W_E.
 
-A ``Decoder`` holds everything the model is: its vocabulary (the notes' 16 words, ``<bos>`` and ``<eos>``), the
-embedding W_E (vocab × d_model), the positional encoding W_P (n_positions × d_model, the notes' sinusoids),
-its blocks (each a ``DecoderBlock`` with the notes' weights, W_V and W_O included), the number of heads h and
-LayerNorm's ε. ``forward`` runs it on token ids::
+A ``Decoder`` (a ``model.Model``, like the encoder) holds everything the model is: its vocabulary (for the
+preset, the notes' 16 words, ``<bos>`` and ``<eos>``), the embedding W_E (vocab × d_model), the positional
+encoding W_P (n_positions × d_model, the notes' sinusoids), its blocks (each a ``DecoderBlock`` with the notes'
+weights, W_V and W_O included), the number of heads h and LayerNorm's ε. ``forward`` runs it on token ids::
 
     X = W_E[tokens] + W_P[:T]                         (T, d_model)
     block b (b = 0, 1), Post-LN as in the notes §8, with the causal mask M added to the scores:
@@ -24,6 +24,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from . import ops
+from .model import Model
 
 BOS = "<bos>"
 EOS = "<eos>"
@@ -52,11 +53,12 @@ class DecoderBlock:
     ln2_beta: np.ndarray  # (d_model,)
 
 
-@dataclass(frozen=True)
-class Decoder:
-    """A causal decoder: vocabulary, embedding, positions, blocks, h and ε. ``W_P`` fixes the longest input."""
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Decoder(Model):
+    """A causal decoder as a model value: what every model has (name, vocabulary, T and the example sentences, each
+    <bos> … <eos> of length T, with one cached trace per sentence) and its weights: the embedding, the positions
+    (``W_P`` fixes the longest input, ``n_positions``), the blocks, h and ε."""
 
-    vocab: tuple[str, ...]
     W_E: np.ndarray  # (vocab, d_model)  also the output layer (tied)
     W_P: np.ndarray  # (n_positions, d_model)
     blocks: tuple[DecoderBlock, ...]
@@ -66,13 +68,14 @@ class Decoder:
     def __post_init__(self) -> None:
         object.__setattr__(self, "vocab", tuple(self.vocab))
         object.__setattr__(self, "blocks", tuple(self.blocks))
+        super().__post_init__()
         self._check()
 
-    # sizes ---------------------------------------------------------------------------------------------------
-    @property
-    def vocab_size(self) -> int:
-        return self.W_E.shape[0]
+    def forward(self, tokens: Sequence[int] | np.ndarray) -> DecoderTrace:
+        """``forward(self, tokens)``: what ``trace(n)`` caches for each example sentence."""
+        return forward(self, tokens)
 
+    # sizes ---------------------------------------------------------------------------------------------------
     @property
     def d_model(self) -> int:
         return self.W_E.shape[1]
@@ -81,6 +84,11 @@ class Decoder:
     def n_positions(self) -> int:
         """The longest input the model takes (the rows of W_P)."""
         return self.W_P.shape[0]
+
+    @property
+    def h(self) -> int:
+        """The number of heads."""
+        return int(self.n_heads)
 
     @property
     def n_blocks(self) -> int:
@@ -103,10 +111,10 @@ class Decoder:
     def eos(self) -> int:
         return self.vocab.index(EOS)
 
-    def word_id(self, word: str, position: int | None = None) -> int:
+    def id_of(self, word: str, position: int | None = None) -> int:
         """The id of ``word``; an unknown word is a ValueError naming it (and its position, if given)."""
-        if word in self.vocab:
-            return self.vocab.index(word)
+        if word in self.word_id:
+            return self.word_id[word]
         where = "" if position is None else f" at position {position}"
         raise ValueError(f"unknown word {word!r}{where}; the vocabulary is {' '.join(self.vocab)}")
 
@@ -116,7 +124,7 @@ class Decoder:
         ids = []
         for position, item in enumerate(items):
             if isinstance(item, str):
-                ids.append(self.word_id(item, position))
+                ids.append(self.id_of(item, position))
             elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
                 if not 0 <= item < self.vocab_size:
                     raise ValueError(f"token id {item} at position {position} is outside 0 … {self.vocab_size - 1}")

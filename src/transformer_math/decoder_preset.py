@@ -18,19 +18,21 @@ from functools import cache
 
 import numpy as np
 
-from . import adam, ops, preset, schedules
+from . import adam, ops, schedules
 from . import decoder_backward as dbw
 from . import decoder_model as dec
+from .model import Encoder, Sentence, sentences_over
+from .preset import ENCODER
 
-VOCAB: tuple[str, ...] = (*preset.VOCAB, dec.BOS, dec.EOS)
-"""The notes' 16 words (ids 0 … 15 as in the encoder preset), then <bos> (16) and <eos> (17)."""
-D_MODEL = preset.D_MODEL
-N_HEADS = preset.N_HEADS
-D_FF = preset.D_FF
+NAME = "japanese-mini decoder"
+D_MODEL = 16
+N_HEADS = 2
+D_FF = 32
+"""The notes' block sizes (a test holds them equal to the encoder preset's)."""
 N_BLOCKS = 2
 N_POSITIONS = 12
 """Rows of W_P: the longest sequence the model reads (a sentence with <bos> and <eos> is 7)."""
-EPS = preset.EPS
+EPS = ops.LAYER_NORM_EPS
 
 SEED = 0
 STEPS = 150
@@ -41,18 +43,30 @@ PROMPT_WORDS = 3
 """The prompts the preset is held to: <bos> and the first three words of a sentence."""
 
 
-def sentence_ids(sentence_number: int) -> np.ndarray:
-    """<bos> w1 … w5 <eos> of example sentence 1 … 8, as ids of ``VOCAB`` (7,)."""
-    s = preset.sentence(sentence_number)
-    return np.array([VOCAB.index(w) for w in (dec.BOS, *s.words, dec.EOS)], dtype=np.int64)
+def vocabulary(encoder: Encoder = ENCODER) -> tuple[str, ...]:
+    """The encoder's words (with the encoder's ids), then <bos> and <eos>."""
+    return (*encoder.vocab, dec.BOS, dec.EOS)
 
 
-def training_batch() -> np.ndarray:
+def sentences(encoder: Encoder = ENCODER) -> tuple[Sentence, ...]:
+    """The encoder's example sentences as the decoder reads them: <bos> w1 … w5 <eos>, over ``vocabulary``."""
+    return sentences_over(vocabulary(encoder), *(f"{dec.BOS} {s.text} {dec.EOS}" for s in encoder.sentences))
+
+
+def sentence_ids(sentence_number: int, encoder: Encoder = ENCODER) -> np.ndarray:
+    """<bos> w1 … w5 <eos> of example sentence 1 … 8, as ids of ``vocabulary`` (7,)."""
+    found = sentences(encoder)
+    if isinstance(sentence_number, bool) or sentence_number not in range(1, len(found) + 1):
+        raise ValueError(f"sentence_number must be 1 … {len(found)}, got {sentence_number!r}")
+    return found[sentence_number - 1].token_ids.astype(np.int64)
+
+
+def training_batch(encoder: Encoder = ENCODER) -> np.ndarray:
     """(8, 7): the eight sentences, one per row."""
-    return np.stack([sentence_ids(s.number) for s in preset.SENTENCES])
+    return np.stack([s.token_ids for s in sentences(encoder)]).astype(np.int64)
 
 
-def init_decoder(seed: int = SEED) -> dec.Decoder:
+def init_decoder(seed: int = SEED, encoder: Encoder = ENCODER) -> dec.Decoder:
     """The seeded random start: matrices N(0, 1/fan_in), W_E N(0, 0.5²), γ = 1, β = 0, biases 0."""
     rng = np.random.default_rng(seed)
     d, hd, d_ff = D_MODEL, D_MODEL, D_FF
@@ -67,9 +81,14 @@ def init_decoder(seed: int = SEED) -> dec.Decoder:
             W2=matrix(d_ff, d), b2=np.zeros(d), ln2_gamma=np.ones(d), ln2_beta=np.zeros(d),
         )  # fmt: skip
 
-    W_E = EMBEDDING_STD * rng.standard_normal((len(VOCAB), d))
+    vocab = vocabulary(encoder)
+    examples = sentences(encoder)
+    W_E = EMBEDDING_STD * rng.standard_normal((len(vocab), d))
     blocks = tuple(block() for _ in range(N_BLOCKS))
-    return dec.Decoder(VOCAB, W_E, ops.positional_encoding(N_POSITIONS, d), blocks, N_HEADS, EPS)
+    return dec.Decoder(
+        name=NAME, vocab=vocab, T=len(examples[0].words), sentences=examples, W_E=W_E,
+        W_P=ops.positional_encoding(N_POSITIONS, d), blocks=blocks, n_heads=N_HEADS, eps=EPS,
+    )  # fmt: skip
 
 
 def random_decoder(
@@ -90,7 +109,10 @@ def random_decoder(
 
     vocab = (*(f"w{i}" for i in range(words)), dec.BOS, dec.EOS)
     blocks = tuple(block() for _ in range(n_blocks))
-    return dec.Decoder(vocab, rng.normal(size=(len(vocab), d)), rng.normal(size=(positions, d)), blocks, h)
+    return dec.Decoder(
+        name=f"random decoder {seed}", vocab=vocab, T=positions, sentences=(), W_E=rng.normal(size=(len(vocab), d)),
+        W_P=rng.normal(size=(positions, d)), blocks=blocks, n_heads=h,
+    )  # fmt: skip
 
 
 def with_arrays(model: dec.Decoder, arrays: dict[str, np.ndarray]) -> dec.Decoder:
@@ -120,14 +142,16 @@ class DecoderTraining:
         return float(self.losses[-1])
 
 
-def train_decoder(seed: int = SEED, steps: int = STEPS, warmup: int = WARMUP) -> DecoderTraining:
+def train_decoder(
+    seed: int = SEED, steps: int = STEPS, warmup: int = WARMUP, encoder: Encoder = ENCODER
+) -> DecoderTraining:
     """Full-batch Adam with the Noam schedule on the next word of the eight sentences, from ``init_decoder(seed)``."""
     for name, value, low in (("seed", seed, 0), ("steps", steps, 1), ("warmup", warmup, 1)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise ValueError(f"{name} must be an integer ≥ {low}, got {value!r}")
-    batch = training_batch()
+    batch = training_batch(encoder)
     n_positions = batch.shape[0] * (batch.shape[1] - 1)
-    model = initial = init_decoder(seed)
+    model = initial = init_decoder(seed, encoder)
     lr = np.asarray(schedules.noam_lr(np.arange(1, steps + 1), d_model=D_MODEL, warmup=warmup))
     m: dict[str, np.ndarray] = {}
     v: dict[str, np.ndarray] = {}

@@ -311,3 +311,28 @@ def test_a_whole_generation_costs_what_generation_multiplies_says(model, countin
         out = gen.generate(m, "<bos> 私 私 を", top_k=1, cache=cache)
         assert Counted.total == gen.generation_multiplies(model, len(out.prompt), len(out.generated), cache)
     assert gen.generation_multiplies(model, 4, 8, True) < gen.generation_multiplies(model, 4, 8, False)
+
+
+# ---------------------------------------------------------------------------------------- the model value
+
+
+def test_the_decoder_is_a_model_value_like_the_encoder(model):
+    from transformer_math import ENCODER, Model
+
+    assert isinstance(model, Model) and model.name == dp.NAME
+    assert (model.d_model, model.h, model.d_k, model.d_ff) == (ENCODER.d_model, ENCODER.h, ENCODER.d_k, ENCODER.d_ff)
+    assert model.vocab[: ENCODER.vocab_size] == ENCODER.vocab and model.vocab[-2:] == (dec.BOS, dec.EOS)
+    assert len(model.sentences) == len(ENCODER.sentences) and model.T == ENCODER.T + 2
+    assert model.sentence(3).words == (dec.BOS, *ENCODER.sentence(3).words, dec.EOS)
+    trace = model.trace(2)  # the whole sentence, <eos> included, cached on the value
+    assert trace is model.trace(2) and np.array_equal(trace.logits[:-1], dp.decoder_trace(2).logits)
+
+
+def test_a_decoder_is_built_and_trained_on_another_encoders_words_and_sentences():
+    from second_model import SECOND
+
+    run = dp.train_decoder(steps=2, encoder=SECOND)
+    m = run.trained
+    assert m.vocab == (*SECOND.vocab, dec.BOS, dec.EOS) and m.T == SECOND.T + 2
+    assert run.losses.shape == (3,) and np.all(np.isfinite(run.losses))
+    assert gen.greedy(m, [dec.BOS, SECOND.vocab[0]], steps=2).generated.shape == (2,)

@@ -33,7 +33,7 @@ def model() -> dec.Decoder:
 
 
 def word(name: str) -> int:
-    return model().word_id(name)
+    return model().id_of(name)
 
 
 @cache
@@ -207,6 +207,7 @@ LABELS = {
     "tail_u()": "裾の例で語を選んだ一様乱数 u",
     "tail_prob()": "裾の例で選ばれた語の確率",
     "tail_removed()": "top-p で裾の語が選ばれなくなる",
+    "loop_text()": "繰り返しの例で生成した語",
     "loop_repeats()": "繰り返しの例で「猫」が続く回数",
     "loop_prob()": "繰り返しの例のステップ {0} で「猫」の確率",
     "loop_similarity()": "繰り返しの例のステップ {0} と前のステップの状態の cos",

@@ -87,6 +87,8 @@ def logits_share(gpt2: bool = True) -> float:
 
 LABELS = {
     "TOLERANCE": "2 つのやり方の差の許容",
+    "PROMPTS": "比べたプロンプト",
+    "SETTINGS": "比べた語の選び方",
     "GPT2_CONTEXT": "GPT-2 small の読める位置の数",
     "same_words()": "キャッシュありとなしで生成した語が同じ",
     "largest_difference()": "キャッシュありとなしの logits の最大の差",

@@ -19,7 +19,7 @@ BLOCK = 0
 """Block 1 of the two (its index is 0)."""
 HEAD = 1
 
-VOCAB_SIZE = len(dp.VOCAB)
+VOCAB_SIZE = len(dp.vocabulary())
 N_WORDS = preset.VOCAB_SIZE
 """The notes' words; the decoder adds <bos> and <eos>."""
 D_MODEL = dp.D_MODEL

@@ -4,7 +4,6 @@ the preset's weights were trained."""
 from __future__ import annotations
 
 import math
-from collections import Counter
 from functools import cache
 
 import numpy as np
@@ -33,7 +32,7 @@ def model() -> dec.Decoder:
 
 def prob(t: int, word: str, sentence: int = SENTENCE) -> float:
     """probs[t, word] of the sentence: the probability that ``word`` follows its first t + 1 tokens."""
-    return float(dp.decoder_trace(sentence).probs[t, model().word_id(word)])
+    return float(dp.decoder_trace(sentence).probs[t, model().id_of(word)])
 
 
 def target_prob(t: int, sentence: int = SENTENCE) -> float:
@@ -44,8 +43,7 @@ def target_prob(t: int, sentence: int = SENTENCE) -> float:
 
 def first_word_share(word: str) -> float:
     """The share of the 8 sentences that begin with ``word``: what the best model says after <bos>."""
-    counts = Counter(s.words[0] for s in preset.SENTENCES)
-    return counts[word] / len(preset.SENTENCES)
+    return sum(s.words[0] == word for s in preset.SENTENCES) / len(preset.SENTENCES)
 
 
 def first_word_gap() -> float:
@@ -85,17 +83,18 @@ def final_loss() -> float:
 
 def uniform_loss() -> float:
     """−log(1/18): a guess spread evenly over the vocabulary."""
-    return math.log(len(dp.VOCAB))
+    return math.log(len(dp.vocabulary()))
 
 
 def loss_floor() -> float:
     """The smallest mean loss any model can reach on these 48 positions: the entropy of the next word where the
     sentences themselves disagree (their first word; after これ は; after 私 は), 0 where they agree."""
-    counts: dict[tuple[int, ...], Counter] = {}
+    counts: dict[tuple[int, ...], dict[int, int]] = {}
     for s in preset.SENTENCES:
         ids = tuple(int(i) for i in dp.sentence_ids(s.number))
         for t in range(1, len(ids)):
-            counts.setdefault(ids[:t], Counter())[ids[t]] += 1
+            following = counts.setdefault(ids[:t], {})
+            following[ids[t]] = following.get(ids[t], 0) + 1
     total = 0.0
     for following in counts.values():
         n = sum(following.values())
