@@ -32,9 +32,33 @@ def why_reuse() -> str:
     return which({"mask": True, "weights": False, "norm": False}, unchanged)
 
 
+
+
+# ----------------------------------------------------------------------------------- asked on the exam page
+
+EXAM_CACHED = 19
+EXAM_LENGTH = 7
+
+
+def exam_score_multiplies() -> int:
+    m = model()
+    return m.n_heads * (EXAM_CACHED + 1) * m.d_k
+
+
+def exam_ratio() -> float:
+    """Multiply-adds of a step without the cache over one with it, after EXAM_LENGTH tokens."""
+    from .kv_cache import ratio
+
+    return ratio(EXAM_LENGTH)
+
+
 LABELS = {
     "CACHED": "キャッシュにある K の行の数",
     "cached_score_multiplies()": "キャッシュありで、新しい 1 トークンの scores の積和 (全ヘッド)",
     "recomputed_score_multiplies()": "キャッシュなしで、全部の行の scores の積和 (全ヘッド)",
+    "EXAM_CACHED": "試験の問題でキャッシュにある K の行の数",
+    "EXAM_LENGTH": "試験の問題の文脈の長さ",
+    "exam_score_multiplies()": "試験の問題の、新しい 1 トークンの scores の積和 (全ヘッド)",
+    "exam_ratio()": "試験の問題の長さでの、キャッシュなしとありの 1 ステップの積和の比",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -37,9 +37,33 @@ def wordpiece_criterion() -> str:
     return which(claims, (_criterion(run().steps[0]), _criterion(wordpiece_run().steps[0])))
 
 
+
+
+# ----------------------------------------------------------------------------------- asked on the exam page
+
+FIGURE_1 = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
+"""The corpus of Sennrich et al.'s code (Algorithm 1): words and their counts."""
+
+
+def figure_1_run() -> bpe.BPERun:
+    return bpe.learn([w for w, c in FIGURE_1.items() for _ in range(c)], 3)
+
+
+def figure_1_first_count() -> int:
+    return figure_1_run().steps[0].count
+
+
+def figure_1_first_pair() -> str:
+    a, b = figure_1_run().steps[0].pair
+    return f"{a} + {b}"
+
+
 LABELS = {
     "MERGES": "問題の併合の回数",
     "desu_pairs()": "1 文字ずつに分けたコーパスでの組「で + す」の回数",
     "bert_embedding()": "BERT-base の語の埋め込みの重みの数",
+    "FIGURE_1": "BPE の原論文のコードの例のコーパス",
+    "figure_1_first_count()": "その例で最初にまとめる組の回数",
+    "figure_1_first_pair()": "その例で最初にまとめる組",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""
