@@ -1,5 +1,5 @@
-"""Drawing helpers of the decoder track (docs/decoder/): masked scores, next-word probabilities, the training
-curve, distributions under temperature and truncation, the multiplications of generation, cross-attention.
+"""Drawing helpers of the decoder track (docs/decoder/): masked scores, next-word probabilities, distributions
+under temperature and truncation, the multiplications of generation, cross-attention.
 
 Every helper takes what a snippet computed and returns a HeatFigure or a matplotlib Figure; it computes nothing
 the page is about.
@@ -43,24 +43,6 @@ def probabilities_figure(
     table = heat_table(shown, list(row_labels), list(vocab), fmt="{:.2f}", scale=WEIGHTS, corner="読んだ語 ＼ 次の語",
                        vertical_columns=True, hidden_zeros=True, framed_cells=framed)  # fmt: skip
     return heat_figure(table, legend_fmt="{:.1f}")
-
-
-def loss_curve_figure(losses: np.ndarray, lr: np.ndarray, floor: float, label: str) -> Figure:
-    """The mean loss before each step (log scale) with the data's floor dashed, and the learning rate below."""
-    steps = np.arange(len(losses))
-    fig, (top, bottom) = new_figure(6.0, 4.6, nrows=2, sharex=True, height_ratios=(2, 1))
-    top.plot(steps, losses, color=ACCENT[0], lw=2.0, label=label)
-    top.axhline(floor, color=INK, lw=0.9, ls="--", label="このデータで到達できる最小値")
-    top.set_yscale("log")
-    top.set_ylabel("損失")
-    top.grid(True, which="both")
-    top.legend(loc="upper right", fontsize=9)
-    bottom.plot(np.arange(1, len(lr) + 1), lr, color=ACCENT[2], lw=1.8)
-    bottom.set_ylabel("学習率 η")
-    bottom.set_xlabel("ステップ")
-    bottom.set_ylim(0, float(np.max(lr)) * 1.2)
-    bottom.grid(True)
-    return fig
 
 
 def distributions_figure(rows: Mapping[str, np.ndarray], vocab: Sequence[str], title: str) -> HeatFigure:

@@ -3,7 +3,7 @@ from collections import Counter
 import numpy as np
 
 from transformer_figures import figure_html
-from transformer_figures.decoder_figs import loss_curve_figure
+from transformer_figures.backprop_figs import loss_curve_figure
 from transformer_math import decoder_preset
 
 run = decoder_preset.training_run()  # seed 0 の乱数から、Adam とウォームアップ付きの学習率で 150 ステップ
