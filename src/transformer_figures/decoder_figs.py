@@ -61,7 +61,7 @@ def multiplies_figure(panels: Mapping[str, tuple[np.ndarray, np.ndarray, np.ndar
     fig, axes = new_figure(6.4, 3.2 * len(panels) + 0.4, nrows=len(panels))
     axes = np.atleast_1d(axes)
     for ax, (title, (lengths, cached, recomputed)) in zip(axes, panels.items(), strict=True):
-        ax.plot(lengths, recomputed, "-", color=ACCENT[1], lw=2.0, label="キャッシュなし (毎回すべて計算し直す)")
+        ax.plot(lengths, recomputed, "-", color=ACCENT[1], lw=2.0, label="キャッシュなし")
         ax.plot(lengths, cached, "--", color=ACCENT[0], lw=2.0, label="KV キャッシュあり")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")

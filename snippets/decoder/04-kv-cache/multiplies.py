@@ -6,8 +6,8 @@ from transformer_math import configs, decoder_preset, generation
 
 panels = {}
 for title, sizes, longest in (
-    ("このデコーダ (d_model = 16, 2 ブロック, 18 語)", generation.Sizes.of(decoder_preset.decoder_preset()), 12),
-    ("GPT-2 small と同じ大きさ (768, 12 ブロック, 50,257 語)", generation.Sizes.of(configs.GPT2_SMALL), 1024),
+    ("このデコーダ", generation.Sizes.of(decoder_preset.decoder_preset()), 12),
+    ("GPT-2 small の大きさ", generation.Sizes.of(configs.GPT2_SMALL), 1024),
 ):
     lengths = np.unique(np.geomspace(1, longest, 24).astype(int))
     # 1 ブロック: Q, K, V の射影 3·n·d·d、scores と重み付き和 2·h·n·L·d_k、W_O n·d·d、FFN 2·n·d·d_ff
