@@ -68,6 +68,12 @@ def one_pass_gap(sentence: int) -> float:
     return abs(dec.sequence_loss(model(), ids).loss - float(dec.step_by_step_losses(model(), ids).sum()))
 
 
+def one_pass_equals_steps(bound: int = 64) -> bool:
+    """In every sentence, the loss of one pass equals the sum of the step-by-step losses within ``bound`` machine
+    epsilons (the two add the same terms in another order)."""
+    return all(one_pass_gap(s.number) <= bound * rounding.MACHINE_EPSILON for s in preset.SENTENCES)
+
+
 def one_pass_equals_steps_within(bound: int) -> int:
     """The largest gap over the 8 sentences, in machine epsilons, quoted as the bound it stays under."""
     return rounding.eps_multiple_within(max(one_pass_gap(s.number) for s in preset.SENTENCES), bound)
@@ -142,6 +148,7 @@ LABELS = {
     "step_losses()[]": "文1 の位置 {0} の損失 −log probs",
     "loss()": "文1 の損失 (6 位置の和)",
     "one_pass_gap()": "文{0} の 1 回の計算と 1 語ずつの計算の損失の差",
+    "one_pass_equals_steps()": "8 文すべてで、1 回の計算の損失が 1 語ずつの損失の和と等しい",
     "one_pass_equals_steps_within()": "その差の 8 文での最大の、機械イプシロンの倍数での上限 (上限 {0} 倍)",
     "initial_loss()": "学習前の平均損失",
     "final_loss()": "学習後の平均損失",
