@@ -251,8 +251,11 @@ def check_steps(steps: object) -> int | None:
 
 
 def prompt_ids(model: dec.Decoder, text: str | Sequence[str]) -> np.ndarray:
-    """<bos> followed by the words of ``text``: the prompt a reader means by "これ は 美しい"."""
+    """<bos> followed by the words of ``text``: the prompt a reader means by "これ は 美しい". A text without a word
+    is refused (a reader who typed nothing has asked for nothing; <bos> alone is the prompt ``[model.bos]``)."""
     words = text.split() if isinstance(text, str) else list(text)
+    if not words:
+        raise ValueError("prompt must hold at least one word (to start from <bos> alone, pass [<bos>])")
     return check_prompt(model, [dec.BOS, *words])
 
 

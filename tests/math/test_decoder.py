@@ -198,6 +198,17 @@ def test_bad_input_to_generate_is_an_error_naming_the_argument(model, kwargs, me
         gen.generate(model, prompt, **args)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("", "prompt must hold at least one word"), (" \u3000\t", "prompt must hold at least one word"),
+     ("これ 犬", "prompt: unknown word '犬' at position 2"), (" ".join(["猫"] * 12), "prompt holds 13 words")],
+)  # fmt: skip
+def test_a_prompt_typed_as_text_is_bos_and_its_words_or_an_error_naming_it(model, text, message):
+    assert gen.prompt_ids(model, "\u3000これ は\t美しい ").tolist() == model.ids("<bos> これ は 美しい").tolist()
+    with pytest.raises(ValueError, match=message):
+        gen.prompt_ids(model, text)
+
+
 def test_top_k_and_top_p_keep_what_they_say():
     p = np.array([0.05, 0.4, 0.3, 0.2, 0.05])
     np.testing.assert_allclose(gen.top_k_filter(p, 2), [0, 0.4 / 0.7, 0.3 / 0.7, 0, 0])
