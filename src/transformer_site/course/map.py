@@ -139,7 +139,8 @@ def large_map(links: _Links) -> str:
     stages = [
         MapStage(
             s.key, s.label, links.url(s.notes), does=s.does,
-            more=((TEXT["notes"], links.url(s.notes)), (TEXT["chapter"], links.url(s.chapter))),
+            more=((TEXT["notes"], links.url(s.notes)), (TEXT["chapter"], links.url(s.chapter)),
+                  *((label, links.url(target)) for label, target in course.stage_extras(s.key))),
         )
         for s in course.STAGES
     ]  # fmt: skip
