@@ -944,7 +944,7 @@
       var order = c.probs.map(function (_, id) { return id; }).sort(function (a, b) { return c.probs[b] - c.probs[a] || a - b; });
       var rows = all ? order : order.slice(0, data.top_rows);
       if (!all && rows.indexOf(c.word) < 0) rows.push(c.word);
-      var wrap = el("div", { class: "tm-table-wrap" });
+      var wrap = el("div", { class: "tf-heat-scroll" });
       var table = el("table", { class: "tm-dist", "data-role": all ? "distribution-all" : "distribution" });
       table.appendChild(el("caption", null, all ? text.all_words : text.top_words.replace("{n}", data.top_rows)));
       var head = el("tr");
@@ -966,7 +966,7 @@
     }
 
     function attentionTable(step) {
-      var wrap = el("div", { class: "tm-table-wrap" });
+      var wrap = el("div", { class: "tf-heat-scroll" });
       var table = el("table", { class: "tf-heat tm-heat", "data-role": "attention", "data-cmap": data.palette.name });
       table.appendChild(el("caption", null, text.attention_caption));
       var thead = el("thead"), head = el("tr");
