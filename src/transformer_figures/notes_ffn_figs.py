@@ -24,7 +24,7 @@ from transformer_math.preset import D_MODEL, DIM_NAMES, FIRING_THRESHOLD, NEURON
 from .heat_table import ColourScale, HeatFigure, heat_figure, heat_table
 from .notes_attention_figs import DIM_LABELS, token_labels
 from .plots import format_number, unsigned_zero
-from .style import ACCENT, SEQUENTIAL_CMAP, new_figure
+from .style import ACCENT, new_figure
 
 N_USED_UNITS = preset.N_SINGLE_DETECTORS + len(preset.AND_DETECTOR_FEATURES)  # h16 … h31 are unused
 
@@ -128,7 +128,8 @@ def ffn_h_figure(ffn_h: np.ndarray, words: Sequence[str]) -> HeatFigure:
     """ffn_h (T × the 16 used units) with the detector names; cells above the firing threshold framed."""
     h = ffn_h[:, :N_USED_UNITS]
     firing = zip(*np.nonzero(h > FIRING_THRESHOLD), strict=True)
-    scale = ColourScale.for_values(None, cmap=SEQUENTIAL_CMAP, vmin=0.0, vmax=max(2.1, float(h.max())))
+    # GELU dips below 0 (to about −0.17): signed values, so the diverging scale, one range for every sentence
+    scale = ColourScale.for_values(None, vmin=float(h.min()), vmax=max(2.1, float(h.max())), center=0.0)
     table = heat_table(h, token_labels(words), list(NEURON_NAMES[:N_USED_UNITS]), scale=scale, vertical_columns=True,
                        framed_cells=firing)  # fmt: skip
     return heat_figure(table)
