@@ -207,6 +207,33 @@ def block_flow_figure(stages: Sequence[tuple[str, str, tuple[int, ...]]]) -> Fig
     return fig
 
 
+def block_flow_phone_figure(stages: Sequence[tuple[str, str, tuple[int, ...]]]) -> Figure:
+    """The same flow for a phone's column: each stage's formula in a box the column's width, its shape and note on
+    the line under it, the residual paths as arcs on the left."""
+    step = 1.2  # one stage: its box and the line under it
+    fig, ax = new_figure(3.4, 0.71 * (len(stages) * step + 0.4))
+    ax.set_xlim(0, 5.2)
+    ax.set_ylim(-0.55, len(stages) * step - 0.15)
+    ax.axis("off")
+    ys = [(len(stages) - 1 - i) * step + 0.35 for i in range(len(stages))]
+    for (text, note, shape), y in zip(stages, ys, strict=True):
+        ax.add_patch(FancyBboxPatch((0.7, y - 0.25), 4.45, 0.5, boxstyle="round,pad=0.02,rounding_size=0.1",
+                                    facecolor="none", edgecolor=ACCENT[0], linewidth=1.2))  # fmt: skip
+        ax.text(2.925, y, text, ha="center", va="center", fontsize=9.5)
+        ax.text(0.75, y - 0.5, "(" + ", ".join(str(s) for s in shape) + ")", ha="left", va="center",
+                fontsize=9.5, color=ACCENT[1])  # fmt: skip
+        ax.text(1.95, y - 0.5, note, ha="left", va="center", fontsize=9.5)
+    for y0, y1 in itertools.pairwise(ys):
+        ax.add_patch(FancyArrowPatch((4.6, y0 - 0.25), (4.6, y1 + 0.25), arrowstyle="-|>", mutation_scale=10,
+                                     color="#888888"))  # fmt: skip
+    for src, dst, label in ((1, 5, "残差 X"), (5, 8, "残差 ln1_out")):
+        ax.add_patch(FancyArrowPatch((0.7, ys[src]), (0.7, ys[dst]), connectionstyle="arc3,rad=0.12",
+                                     arrowstyle="-|>", mutation_scale=10, color=ACCENT[2], linewidth=1.4))  # fmt: skip
+        ax.text(0.02, (ys[src] + ys[dst]) / 2, label, ha="left", va="center", fontsize=9.5, color=ACCENT[2],
+                rotation=90)  # fmt: skip
+    return fig
+
+
 # ---------------------------------------------------------------------------------------------- math
 def _tex_number(value: float, decimals: int = 4) -> str:
     return f"{value:.{decimals}f}"
