@@ -262,7 +262,7 @@ def derivation_html(der: Derivation, words: list[str], decimals: int = 4) -> str
             r"\end{aligned}\]",
             rf"\[\begin{{aligned}}\sigma_{{{t}}}^2 &= \tfrac{{1}}{{{D_MODEL}}}"
             rf"\sum_d (\mathrm{{{name}}}[{t},d] - \mu_{{{t}}})^2"
-            rf" = {f(var)} \\"
+            rf" \\ &= {f(var)} \\"
             rf"\sqrt{{\sigma_{{{t}}}^2 + \varepsilon}} &= {f(root)}\end{{aligned}}\]",
             rf"\[\mathrm{{{der.stage.replace('_', chr(92) + '_')}}}[{t},{d}] = "
             rf"{f(der.intermediate('gamma'), 1)} \cdot \frac{{{f(x)} - {f(mu)}}}{{{f(root)}}} + "
@@ -271,10 +271,13 @@ def derivation_html(der: Derivation, words: list[str], decimals: int = 4) -> str
         heading = f"{der.stage}[{t}, {d}]（{words[t]}, d{d} {DIM_NAMES[d]}）"
     elif der.stage == "ffn_h":
         t, k = der.index
-        products = " + ".join(rf"{f(term.factors[0].value)} \times {f(term.factors[1].value, 1)}" for term in der.terms)
+        # one product per line, so that the sum fits a phone's column
+        products = r" \\ &\quad + ".join(rf"{f(term.factors[0].value)} \times {f(term.factors[1].value, 1)}"
+                                         for term in der.terms)  # fmt: skip
         pre = der.intermediate("ffn_pre")
         lines += [
-            rf"\[\begin{{aligned}}\mathrm{{ffn\_pre}}[{t},{k}] &= {products} + ({f(der.intermediate('b1'), 1)}) \\"
+            rf"\[\begin{{aligned}}\mathrm{{ffn\_pre}}[{t},{k}] &= {products}"
+            rf" \\ &\quad + ({f(der.intermediate('b1'), 1)}) \\"
             rf" &= {f(pre)}\end{{aligned}}\]",
             # x is the ffn_pre just computed; the cubic coefficient comes from ops, not typed here
             rf"\[\sqrt{{2/\pi}}\,(x + {ops.GELU_CUBIC_COEFF}\,x^3) = {f(der.intermediate('tanh_arg'))}"
