@@ -217,6 +217,58 @@ def test_previews_show_no_tex_source_and_no_notebook_buttons(shared_site: Path):
     assert not buttons, f"notebook buttons in the search previews of {len(buttons)} sections, e.g. {buttons[:5]}"
 
 
+# The bar of the first-contact issue: a learner's word, in katakana or as the prose writes it, brings a lesson first,
+# and the lesson's preview is prose. Lessons: the four tracks and the try-it page (not the home page, not reference,
+# API or appendix pages).
+FIRST_CONTACT = ("マスク", "ソフトマックス", "レイヤー正規化", "勾配", "アテンション")
+LESSON_PREFIXES = ("/notes/", "/backprop/", "/chapter/", "/scale/", "/tryit/", "/decoder/", "/intuition/")
+_FIRST_RESULT = """
+() => {
+  const item = document.querySelector('.md-search-result__item');
+  if (!item) return null;
+  const link = item.querySelector('a.md-search-result__link');
+  return {path: new URL(link.href).pathname, preview: item.innerText.replace(/\\s+/g, ' ').trim(),
+          code: !!item.querySelector('pre, .highlight')};
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def first_results(shared_browser, shared_server) -> dict[str, dict]:
+    context = shared_browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    page = context.new_page()
+    page.goto(shared_server, wait_until="networkidle")
+    placeholder = f"document.querySelector('.md-search-result__meta').textContent.trim() === '{PLACEHOLDER}'"
+    out = {}
+    try:
+        box = page.locator("input.md-search__input")
+        box.click()
+        page.wait_for_function(placeholder)
+        for query in FIRST_CONTACT:
+            box.fill("")
+            page.wait_for_function(placeholder)
+            box.fill(query)
+            box.press("End")
+            page.wait_for_function(f"!({placeholder})")
+            out[query] = page.evaluate(_FIRST_RESULT)
+    finally:
+        context.close()
+    return out
+
+
+@pytest.mark.parametrize("query", FIRST_CONTACT)
+def test_a_learners_word_brings_a_lesson_first_with_a_preview_in_prose(first_results, query: str):
+    """Typed into Material's search, each word's first result is a lesson, and what the result shows is the
+    lesson's prose: no code (the source tabs are not in the index), no block map."""
+    first = first_results[query]
+    assert first, f"{query!r} found nothing"
+    print(f"\n{query}: {first['path']} — {first['preview'][:100]}")
+    assert first["path"].startswith(LESSON_PREFIXES), f"{query!r}: the first result is {first['path']}, not a lesson"
+    assert not first["code"], f"{query!r}: the first result's preview shows code: {first['preview'][:200]!r}"
+    furniture = re.search(r"\bimport \w|from transformer_|ブロックの地図|読む目安", first["preview"])
+    assert not furniture, f"{query!r}: the preview shows {furniture[0]!r}: {first['preview'][:200]!r}"
+
+
 def test_lessons_rank_above_reference_pages(search_results):
     """An everyday query (正規化, 勾配, …) leads to a lesson: no reference or API page ranks above its page
     (the 用語集 may: its entry defines the term and links to the lesson)."""
