@@ -195,14 +195,7 @@ def block_flow_figure(stages: Sequence[tuple[str, str, tuple[int, ...]]]) -> Fig
         ax.text(7.05, y + 0.08, "(" + ", ".join(str(s) for s in shape) + ")", ha="left", va="center", fontsize=10,
                 color=ACCENT[1])  # fmt: skip
         ax.text(7.05, y - 0.2, note, ha="left", va="center", fontsize=8.5)
-    for y0, y1 in itertools.pairwise(ys):
-        ax.add_patch(FancyArrowPatch((4.0, y0 - 0.3), (4.0, y1 + 0.3), arrowstyle="-|>", mutation_scale=12,
-                                     color="#888888"))  # fmt: skip
-    for src, dst, label in ((1, 5, "残差 X"), (5, 8, "残差 ln1_out")):
-        ax.add_patch(FancyArrowPatch((1.2, ys[src]), (1.2, ys[dst]), connectionstyle="arc3,rad=0.45",
-                                     arrowstyle="-|>", mutation_scale=12, color=ACCENT[2], linewidth=1.6))  # fmt: skip
-        ax.text(0.05, (ys[src] + ys[dst]) / 2, label, ha="left", va="center", fontsize=8.5, color=ACCENT[2],
-                rotation=90)  # fmt: skip
+    _flow_arrows(ax, ys, down_x=4.0, half=0.3, left=1.2, rad=0.45, size=8.5, scale=12, width=1.6)
     ax.text(7.05, len(stages) - 0.35, "形 (実際の配列から)", fontsize=8.5, ha="left")
     return fig
 
@@ -223,15 +216,23 @@ def block_flow_phone_figure(stages: Sequence[tuple[str, str, tuple[int, ...]]]) 
         ax.text(0.75, y - 0.5, "(" + ", ".join(str(s) for s in shape) + ")", ha="left", va="center",
                 fontsize=9.5, color=ACCENT[1])  # fmt: skip
         ax.text(1.95, y - 0.5, note, ha="left", va="center", fontsize=9.5)
+    _flow_arrows(ax, ys, down_x=4.6, half=0.25, left=0.7, rad=0.12, size=9.5, scale=10, width=1.4)
+    return fig
+
+
+def _flow_arrows(ax, ys, *, down_x, half, left, rad, size, scale, width) -> None:
+    """The block flow's arrows: stage to stage at ``down_x`` (boxes ``half`` high above and below their y), and
+    the two residual paths as arcs from the boxes' left edge, from X (stage 1) and ln1_out (stage 5) to the
+    LayerNorms after them, named along the left edge."""
     for y0, y1 in itertools.pairwise(ys):
-        ax.add_patch(FancyArrowPatch((4.6, y0 - 0.25), (4.6, y1 + 0.25), arrowstyle="-|>", mutation_scale=10,
+        ax.add_patch(FancyArrowPatch((down_x, y0 - half), (down_x, y1 + half), arrowstyle="-|>", mutation_scale=scale,
                                      color="#888888"))  # fmt: skip
     for src, dst, label in ((1, 5, "残差 X"), (5, 8, "残差 ln1_out")):
-        ax.add_patch(FancyArrowPatch((0.7, ys[src]), (0.7, ys[dst]), connectionstyle="arc3,rad=0.12",
-                                     arrowstyle="-|>", mutation_scale=10, color=ACCENT[2], linewidth=1.4))  # fmt: skip
-        ax.text(0.02, (ys[src] + ys[dst]) / 2, label, ha="left", va="center", fontsize=9.5, color=ACCENT[2],
+        arc = FancyArrowPatch((left, ys[src]), (left, ys[dst]), connectionstyle=f"arc3,rad={rad}", arrowstyle="-|>",
+                              mutation_scale=scale, color=ACCENT[2], linewidth=width)  # fmt: skip
+        ax.add_patch(arc)
+        ax.text(0.02, (ys[src] + ys[dst]) / 2, label, ha="left", va="center", fontsize=size, color=ACCENT[2],
                 rotation=90)  # fmt: skip
-    return fig
 
 
 # ---------------------------------------------------------------------------------------------- math
