@@ -37,6 +37,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from transformer_site.search_skip import CODE_PAGES
 from transformer_site.search_spellings import ALIAS_FIELDS, alias_field, other_spellings, spelling_groups
 
 log = logging.getLogger("mkdocs.hooks.search_ja")
@@ -122,9 +123,11 @@ def rewrite_index(index: dict) -> dict:
         title, text = plain_text(doc.get("title", "")), plain_text(doc.get("text", ""))
         doc["title_grams"] = " ".join(bigrams(title))
         doc["grams"] = " ".join(bigrams(text))
-        # the other spellings of the glossary's terms it mentions (softmax → ソフトマックス, LayerNorm → レイヤー正規化)
-        doc["title_aliases"] = alias_field(other_spellings(title, groups), bigrams)
-        doc["aliases"] = alias_field(other_spellings(text, groups), bigrams)
+        # the other spellings of the glossary's terms it mentions (softmax → ソフトマックス, LayerNorm → 層正規化);
+        # not for the API reference: its English docstrings would answer every katakana query before the lessons
+        api = doc.get("location", "").startswith(CODE_PAGES)
+        doc["title_aliases"] = "" if api else alias_field(other_spellings(title, groups), bigrams)
+        doc["aliases"] = "" if api else alias_field(other_spellings(text, groups), bigrams)
     config = index["config"]
     config["lang"] = ["en"]  # lunr's ja support = TinySegmenter, which would re-cut our bigrams
     config["pipeline"] = ["stopWordFilter"]  # no trimmer: it strips every non-ASCII character

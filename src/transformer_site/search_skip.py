@@ -29,7 +29,7 @@ _LESSON_ONLY = (
     r'<nav class="block-map\b[^"]*"[^>]*>.*?</nav>',  # the block map and the reading time
 )
 _SET_ASIDE = {True: re.compile("|".join((_FIGURE, *_LESSON_ONLY)), re.S), False: re.compile(_FIGURE, re.S)}
-_CODE_PAGES = ("reference/api",)  # pages whose code is what they document
+CODE_PAGES = ("reference/api",)  # pages whose code is what they document: the API reference
 _PLACEHOLDER = "<!-- tf-search-skip {} -->"
 _PLACEHOLDER_PATTERN = re.compile(r"<!-- tf-search-skip (\d+) -->")
 _stashed: dict[str, list[str]] = {}  # page file → its figures, between the two events
@@ -59,7 +59,7 @@ def put_back(html: str, figures: list[str], where: str) -> str:
 
 @event_priority(-100)  # last: the page's HTML is final
 def on_page_content(html: str, page, **kwargs) -> str:
-    html, figures = take_out(html, lesson=not page.file.src_uri.startswith(_CODE_PAGES))
+    html, figures = take_out(html, lesson=not page.file.src_uri.startswith(CODE_PAGES))
     _stashed[page.file.src_uri] = figures
     return html
 
