@@ -1,10 +1,9 @@
-"""Figures, tables and display formulas on a 390 px phone, over every page of the built site, light and dark.
+"""Figures and display formulas on a 390 px phone, over every page of the built site, light and dark.
 
 Every figure fits its column (a hand-placed diagram brings a phone drawing of its own) and none of its text is
-rendered under 11 CSS px (the font size a ``<text>`` declares times the scale its SVG is drawn at); every table
-fits its column, except a matrix (a heat table), which may scroll inside its box when its figure says so; every
-display formula fits its box, except a matrix, which may scroll with the scroll cue. Measured during the one walk
-over the site (``tests/browser/walk.py``).
+rendered under 11 CSS px (the font size a ``<text>`` declares times the scale its SVG is drawn at); every display
+formula fits its box, except a matrix, which may scroll with the scroll cue. Measured during the one walk over the
+site (``tests/browser/walk.py``).
 """
 
 from __future__ import annotations
@@ -100,43 +99,4 @@ def test_display_formulas_fit_and_only_a_matrix_scrolls_with_its_cue(page_walk, 
     print(f"\n{formulas} display formulas at 390 px ({view[1]}), {wide} wider than their box "
           f"({matrices} of them matrices, which scroll with the cue)")  # fmt: skip
     assert formulas, "no display formula found on any page"
-    assert not problems, "\n".join(problems)
-
-
-# [what, kind, width, column width, scrolls with a cue] for every table: Markdown tables must fit; a heat table (a
-# matrix) may scroll inside its box if its figure shows the cue under it.
-_TABLES = probe("phone-tables", views=PHONES, reveals=True, script=with_helpers(r"""
-() => {
-  /* helpers */
-  const out = [];
-  for (const table of document.querySelectorAll("article table")) {
-    reveal(table);
-    if (!table.getBoundingClientRect().width) continue;
-    const heat = table.classList.contains("tf-heat");
-    const scroller = table.closest(heat ? ".tf-heat-scroll" : ".md-typeset__scrollwrap") || table.parentElement;
-    const figure = table.closest("figure");
-    const cue = !!figure && getComputedStyle(figure, "::after").content.includes("スクロール");
-    const what = (table.querySelector("caption") || table).textContent.replace(/\s+/g, " ").trim().slice(0, 40);
-    out.push([what, heat ? "matrix" : "table", scroller.scrollWidth, scroller.clientWidth, cue]);
-  }
-  return out;
-}
-"""))
-
-
-@in_views(*PHONES)
-def test_tables_fit_the_column_and_only_a_matrix_scrolls_with_its_cue(page_walk, view):
-    problems, tables, wide = [], 0, 0
-    for path, found in readings(page_walk, _TABLES, *view):
-        for what, kind, width, column, cue in found:
-            tables += 1
-            if width <= column + 1:
-                continue
-            wide += 1
-            if kind != "matrix":
-                problems.append(f"/{path}: table {what!r} is {width:.0f} px wide in a {column:.0f} px column")
-            elif not cue:
-                problems.append(f"/{path}: matrix {what!r} scrolls ({width:.0f} px in {column:.0f}) with no cue")
-    print(f"\n{tables} tables at 390 px ({view[1]}), {wide} wider than the column (matrices, scrolling with the cue)")
-    assert tables, "no table found on any page"
     assert not problems, "\n".join(problems)
