@@ -237,6 +237,7 @@
   function show(exercise, entry) {
     var input = exercise.querySelector(".exercise-input");
     ["data-state", "data-outcome", "data-tries"].forEach(function (name) { exercise.removeAttribute(name); });
+    if (entry && entry.outcome) exercise.setAttribute("data-outcome", entry.outcome); // shown before any answer too
     if (!entry || !entry.state) {
       if (exercise.dataset.kind !== "number") markOptions(exercise, null, false);
       if (input) input.removeAttribute("aria-invalid");
@@ -245,7 +246,6 @@
     }
     exercise.setAttribute("data-state", entry.state);
     exercise.setAttribute("data-tries", String(entry.tries || 0));
-    if (entry.outcome) exercise.setAttribute("data-outcome", entry.outcome);
     if (input) input.setAttribute("aria-invalid", entry.state === "incorrect" ? "true" : "false");
     if (exercise.dataset.kind !== "number") {
       markOptions(exercise, entry.value, entry.state === "correct" || !!entry.outcome);
