@@ -1,9 +1,9 @@
 """The backward pass of the block: a loss on the preset's own task, then the chain rule stage by stage.
 
-The loss: a masked-word objective, with the output layer tied to W_E. One word of a five-word sentence is
+The loss: a masked-word objective, with the output layer tied to W_E. One word of a sentence is
 hidden — its word embedding is replaced by zeros, so only its position W_P[t] enters the block — and the
 block must name it from the rest of the sentence. The output layer is W_E
-itself (tied): the logits of the hidden position p are z = ln2_out[p] · W_Eᵀ, one per word of the 16-word
+itself (tied): the logits of the hidden position p are z = ln2_out[p] · W_Eᵀ, one per word of the
 vocabulary, and the loss is the cross-entropy L = −log softmax(z)[word at p].
 
 Why this objective and not next-token prediction. The block has no causal mask: every position attends to
@@ -36,13 +36,11 @@ from functools import cache
 
 import numpy as np
 
-from . import ops, preset
+from . import ops
 from .activations import gelu_derivative  # GELU′ of the tanh form (the activation's own module)
 from .block import BlockTrace, BlockWeights, forward_from_embeddings
-
-SEQUENCE_LENGTH = preset.T
-"""The preset's task is five-word sentences; a loss on any other length is an error."""
-
+from .model import Encoder
+from .preset import ENCODER
 
 WEIGHT_NAMES: tuple[str, ...] = tuple(f.name for f in fields(BlockWeights) if f.name not in ("n_heads", "eps"))
 """Every trainable weight of the block, in the order of ``BlockWeights``."""
@@ -397,12 +395,13 @@ def backward(weights: BlockWeights, tokens: np.ndarray, position: int) -> BlockG
 
 
 @cache
-def preset_gradients(sentence_number: int, position: int) -> BlockGradients:
-    """Every gradient of the hand-crafted preset on example sentence 1 … 8 with word ``position`` hidden.
+def preset_gradients(sentence_number: int, position: int, model: Encoder = ENCODER) -> BlockGradients:
+    """Every gradient of ``model`` (the hand-crafted preset) on its example sentence ``sentence_number`` with
+    word ``position`` hidden.
 
-    Cached like ``preset_trace`` (pages cite it many times; its arrays are read-only).
+    Cached per model like its traces (pages cite it many times; its arrays are read-only).
     """
-    return backward(preset.preset_weights(), preset.sentence(sentence_number).token_ids, position)
+    return backward(model.weights, model.sentence(sentence_number).token_ids, position)
 
 
 def gradient_norms(grads: BlockGradients) -> dict[str, float]:
@@ -432,11 +431,11 @@ def check_weights(weights: BlockWeights) -> None:
 
 
 def check_sentence(tokens: np.ndarray, vocab_size: int) -> np.ndarray:
-    """Token ids of one five-word sentence, each in the vocabulary."""
+    """Token ids of one sentence (T ≥ 1 words), each in the vocabulary."""
     arr = np.asarray(tokens)
-    if arr.ndim != 1 or arr.shape[0] != SEQUENCE_LENGTH:
+    if arr.ndim != 1 or arr.shape[0] == 0:
         raise ValueError(
-            f"tokens must be one sentence of T = {SEQUENCE_LENGTH} word ids (the preset's task), got shape {arr.shape}"
+            f"tokens must be one sentence: a non-empty 1-D sequence of word ids (T,), got shape {arr.shape}"
         )
     if not np.issubdtype(arr.dtype, np.integer):
         raise ValueError(f"tokens must be integer word ids, got dtype {arr.dtype}")

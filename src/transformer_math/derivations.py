@@ -18,7 +18,7 @@ import numpy as np
 
 from . import ops
 from .block import BlockTrace, BlockWeights
-from .preset import preset_weights
+from .preset import ENCODER
 
 STAGES: tuple[str, ...] = ("scores", "attn", "ln1_out", "ffn_h", "ln2_out")
 
@@ -139,15 +139,15 @@ def derive_attn(trace: BlockTrace, head: int, i: int, j: int) -> Derivation:
     return Derivation("attn", (head, i, j), FORMULAS["attn"], terms, 0, inter, value)
 
 
-def derive_ln1(trace: BlockTrace, t: int, d: int, weights: BlockWeights | None = None) -> Derivation:
+def derive_ln1(trace: BlockTrace, t: int, d: int, weights: BlockWeights = ENCODER.weights) -> Derivation:
     """ln1_out[t, d] from residual1[t, :] through μ_t, σ²_t and √(σ²_t + ε); γ, β from ``weights``."""
-    w = weights if weights is not None else preset_weights()
+    w = weights
     return _derive_layer_norm("ln1_out", _check_trace(trace).residual1, "residual1", t, d, w.ln1_gamma, w.ln1_beta, w)
 
 
-def derive_ln2(trace: BlockTrace, t: int, d: int, weights: BlockWeights | None = None) -> Derivation:
+def derive_ln2(trace: BlockTrace, t: int, d: int, weights: BlockWeights = ENCODER.weights) -> Derivation:
     """ln2_out[t, d] from residual2[t, :] = ln1_out + ffn_out through μ_t, σ²_t and √(σ²_t + ε)."""
-    w = weights if weights is not None else preset_weights()
+    w = weights
     der = _derive_layer_norm("ln2_out", _check_trace(trace).residual2, "residual2", t, d, w.ln2_gamma, w.ln2_beta, w)
     t, d = der.index
     parts = (
@@ -229,14 +229,16 @@ def _derive_layer_norm(
 # ---------------------------------------------------------------- dispatch and export
 
 
-def derive(trace: BlockTrace, stage: str, index: tuple[int, ...], weights: BlockWeights | None = None) -> Derivation:
-    """The derivation of ``trace.<stage>[index]`` for stage in STAGES."""
+def derive(
+    trace: BlockTrace, stage: str, index: tuple[int, ...], weights: BlockWeights = ENCODER.weights
+) -> Derivation:
+    """The derivation of ``trace.<stage>[index]`` for stage in STAGES; ``weights`` are the traced model's."""
     if stage not in STAGES:
         raise ValueError(f"stage must be one of {STAGES}, got {stage!r}")
     expected = 3 if stage in ("scores", "attn") else 2
     if not isinstance(index, (tuple, list)) or len(index) != expected:
         raise ValueError(f"index for {stage} must be a tuple of {expected} integers, got {index!r}")
-    w = weights if weights is not None else preset_weights()
+    w = weights
     if stage == "scores":
         return derive_score(trace, *index)
     if stage == "attn":
@@ -248,7 +250,7 @@ def derive(trace: BlockTrace, stage: str, index: tuple[int, ...], weights: Block
     return derive_ln2(trace, *index, weights=w)
 
 
-def derive_all(trace: BlockTrace, stage: str, weights: BlockWeights | None = None) -> list[Derivation]:
+def derive_all(trace: BlockTrace, stage: str, weights: BlockWeights = ENCODER.weights) -> list[Derivation]:
     """Every cell of one stage, in C order of the trace's array."""
     if stage not in STAGES:
         raise ValueError(f"stage must be one of {STAGES}, got {stage!r}")
@@ -293,13 +295,13 @@ def trace_value(trace: BlockTrace, der: Derivation) -> float:
 
 def _check_trace(trace: object) -> BlockTrace:
     if not isinstance(trace, BlockTrace):
-        raise ValueError(f"trace must be a BlockTrace (e.g. preset_trace(1)), got {type(trace).__name__}")
+        raise ValueError(f"trace must be a BlockTrace (e.g. ENCODER.trace(1)), got {type(trace).__name__}")
     return trace
 
 
 def _check_weights(weights: object, d_model: int) -> None:
     if not isinstance(weights, BlockWeights):
-        raise ValueError(f"weights must be BlockWeights (e.g. preset_weights()), got {type(weights).__name__}")
+        raise ValueError(f"weights must be BlockWeights (e.g. ENCODER.weights), got {type(weights).__name__}")
     if weights.d_model != d_model:
         raise ValueError(f"weights.d_model = {weights.d_model} does not match the trace's d_model = {d_model}")
 

@@ -1,9 +1,10 @@
-"""The hand-crafted "japanese-mini" preset, built from its rules, and the cached trace of each example sentence.
+"""The hand-crafted "japanese-mini" preset, built from its rules: the encoder model value ``ENCODER``.
 
 Nothing here is a pasted weight table: W_E comes from each word's category, features and identity trace;
-W_Q/W_K from the three bonds; W1/b1/W2 from the detector neurons. :func:`preset_weights` and
-:func:`preset_trace` are the one cached copy of the weights and of each sentence's forward pass that every
-module and page reads (their arrays are read-only, so no reader can change what another sees).
+W_Q/W_K from the three bonds; W1/b1/W2 from the detector neurons. The constants below are the preset's rules
+(the facts pages cite as ``preset.D_K``, ``preset.CATEGORY_VALUE``, …); :data:`ENCODER` is the model they
+build, with its cached traces. The math layer computes on a model it is given, this one by default;
+:func:`preset_weights` and :func:`preset_trace` are its weights and traces under the names pages use.
 
 >>> round(float(preset_trace(1).scores[0, 2, 3]), 3)
 3.526
@@ -11,12 +12,10 @@ module and page reads (their arrays are read-only, so no reader can change what 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from functools import cache
-
 import numpy as np
 
-from .block import BlockTrace, BlockWeights, forward
+from .block import BlockTrace, BlockWeights
+from .model import FIRING_THRESHOLD, Bond, Encoder, Knob, Relation, Sentence
 
 T = 5
 D_MODEL = 16
@@ -55,24 +54,10 @@ LEXICON: dict[str, tuple[int, tuple[int, ...]]] = {
 }  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Bond:
-    """One hand-set query→key channel: W_Q[query_dim, column] = W_K[key_dim, column] = 1."""
-
-    name: str
-    query_dim: int
-    key_dim: int
-    column: int  # global column g = head·d_k + k
-
-    @property
-    def head(self) -> int:
-        return self.column // D_K
-
-
 BONDS: tuple[Bond, ...] = (
-    Bond("形容詞→名詞", query_dim=1, key_dim=0, column=0),
-    Bond("指示・代名詞→名詞", query_dim=2, key_dim=0, column=1),
-    Bond("述語→名詞", query_dim=3, key_dim=0, column=8),
+    Bond("形容詞→名詞", query_dim=1, key_dim=0, column=0, head=0),
+    Bond("指示・代名詞→名詞", query_dim=2, key_dim=0, column=1, head=0),
+    Bond("述語→名詞", query_dim=3, key_dim=0, column=8, head=1),
 )
 
 SINGLE_DETECTOR_BIAS = -1.0
@@ -80,8 +65,6 @@ AND_DETECTOR_BIAS = -0.5
 AND_DETECTOR_WEIGHT = 0.6
 AND_WRITE_BACK = 0.5
 N_SINGLE_DETECTORS = 12
-FIRING_THRESHOLD = 0.5
-"""ffn_h above this counts as "the detector fires" (GELU(x) = 0.5 at x ≈ 0.668)."""
 # AND detectors h12…h15: noun ∧ one semantic feature each
 AND_DETECTOR_FEATURES: tuple[int, ...] = (8, 9, 10, 11)
 
@@ -99,35 +82,9 @@ def neuron_name(k: int) -> str:
 NEURON_NAMES: tuple[str, ...] = tuple(neuron_name(k) for k in range(D_FF))
 
 
-@dataclass(frozen=True)
-class Relation:
-    """A query→key relation a sentence was built to show, in one head."""
-
-    query: str
-    key: str
-    head: int
-
-
-@dataclass(frozen=True)
-class Sentence:
-    number: int  # 1 … 8, as in the notes
-    words: tuple[str, ...]
-    relations: tuple[Relation, ...]
-
-    @property
-    def text(self) -> str:
-        return " ".join(self.words)
-
-    @property
-    def token_ids(self) -> np.ndarray:
-        return np.array([WORD_ID[w] for w in self.words])
-
-    def position(self, word: str) -> int:
-        return self.words.index(word)
-
-
 def _sentence(number: int, text: str, *relations: tuple[str, str, int]) -> Sentence:
-    return Sentence(number, tuple(text.split()), tuple(Relation(q, k, h) for q, k, h in relations))
+    words = tuple(text.split())
+    return Sentence(number, words, tuple(WORD_ID[w] for w in words), tuple(Relation(q, k, h) for q, k, h in relations))
 
 
 SENTENCES: tuple[Sentence, ...] = (
@@ -144,27 +101,17 @@ SENTENCES: tuple[Sentence, ...] = (
 
 def sentence(sentence_number: int) -> Sentence:
     """Example sentence 1 … 8, as the notes number them; anything else is a ValueError naming the range."""
-    is_int = isinstance(sentence_number, (int, np.integer)) and not isinstance(sentence_number, bool)
-    if not is_int or sentence_number not in range(1, len(SENTENCES) + 1):
-        raise ValueError(f"sentence_number must be 1 … {len(SENTENCES)}, got {sentence_number!r}")
-    return SENTENCES[sentence_number - 1]
+    return ENCODER.sentence(sentence_number)
 
 
-@cache
 def preset_weights() -> BlockWeights:
-    """The preset's weights, built once; every array is read-only (``build_preset()`` gives a fresh, writable copy)."""
-    weights = build_preset()
-    for f in fields(weights):
-        value = getattr(weights, f.name)
-        if isinstance(value, np.ndarray):
-            value.setflags(write=False)
-    return weights
+    """The preset's weights, ``ENCODER.weights``: every array read-only (``build_preset()`` gives a fresh copy)."""
+    return ENCODER.weights
 
 
-@cache
 def preset_trace(sentence_number: int) -> BlockTrace:
-    """The forward pass of the preset block on example sentence 1 … 8, computed once per sentence."""
-    return forward(preset_weights(), sentence(sentence_number).token_ids)
+    """The forward pass of the preset block on example sentence 1 … 8, ``ENCODER.trace``: computed once."""
+    return ENCODER.trace(sentence_number)
 
 
 # --8<-- [start:build_embedding]
@@ -234,19 +181,6 @@ def build_preset() -> BlockWeights:
 # ---------------------------------------------------------------- knobs: the preset numbers a reader may change
 
 
-@dataclass(frozen=True)
-class Knob:
-    """One number of the preset that the explorer lets a reader change, and every weight entry it sets.
-
-    ``entries`` are (BlockWeights field, index) pairs; the index is () for a scalar field (eps). Setting the
-    knob to v sets every listed entry to v, so the preset is the model with every knob at its ``default``.
-    """
-
-    name: str
-    default: float
-    entries: tuple[tuple[str, tuple[int, ...]], ...]
-
-
 def _knobs() -> tuple[Knob, ...]:
     # A bond's strength is its W_Q entry; its W_K entry stays 1, so the bond's score term scales linearly.
     bonds = tuple(Knob(f"bond{b}", 1.0, (("W_Q", (bond.query_dim, bond.column)),)) for b, bond in enumerate(BONDS))
@@ -274,22 +208,20 @@ def build_preset_with(**values: float) -> BlockWeights:
     ``build_preset_with()`` is ``build_preset()``. An unknown knob or a value that is not a finite real number
     is a ValueError naming it.
     """
-    unknown = sorted(set(values) - set(KNOB_NAMES))
-    if unknown:
-        raise ValueError(f"unknown knob(s) {unknown}; the knobs are {list(KNOB_NAMES)}")
-    weights = build_preset()
-    arrays = {name: getattr(weights, name).copy() for name in {f for k in KNOBS for f, _ in k.entries} - {"eps"}}
-    eps = weights.eps
-    for knob in KNOBS:
-        if knob.name not in values:
-            continue
-        value = values[knob.name]
-        is_real = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-        if not is_real or not np.isfinite(value):
-            raise ValueError(f"knob {knob.name} must be a finite real number, got {value!r}")
-        for field_name, index in knob.entries:
-            if field_name == "eps":
-                eps = float(value)
-            else:
-                arrays[field_name][index] = float(value)
-    return BlockWeights(**{**vars(weights), **arrays, "eps": eps})  # vars: every field of the frozen dataclass
+    return ENCODER.weights_with(**values)
+
+
+# ---------------------------------------------------------------- the model value
+
+ENCODER = Encoder(
+    name="japanese-mini",
+    vocab=VOCAB,
+    T=T,
+    sentences=SENTENCES,
+    weights=build_preset(),
+    bonds=BONDS,
+    categories=tuple(LEXICON[word][0] for word in VOCAB),
+    knobs=KNOBS,
+    firing_threshold=FIRING_THRESHOLD,
+)
+"""The encoder preset as a value: the default model of every function of the math layer."""

@@ -1,15 +1,16 @@
 """Training the block from a seeded random start on the eight sentences, with the gradients of ``backward``.
 
-The task is ``backward``'s masked-word objective: each of the 8 sentences × 5 positions is one example (a
-word hidden, to be named from the other four), 40 in all, every step on all of them (full batch, so no
-sampling and the same numbers every run). The optimiser is Adam with the original Transformer's β1, β2, ε
-and the Noam schedule (``schedules.noam_lr``) at this block's d_model, over a short warm-up.
+The task is ``backward``'s masked-word objective on a model's example sentences: each sentence × position is
+one example (a word hidden, to be named from the others; 8 × 5 = 40 for the preset), every step on all of
+them (full batch, so no sampling and the same numbers every run). The optimiser is Adam with the original
+Transformer's β1, β2, ε and the Noam schedule (``schedules.noam_lr``) at the model's d_model, over a short
+warm-up.
 
 Then the question the preset was built around: do the relations it was hand-wired for (美しい → 花, …) emerge
 by themselves? Under this objective the attention row that the loss trains is the hidden word's own: when
 美しい is hidden, its position must gather what names it, and the relation emerges if that row's largest
-weight falls on the intended key (花). ``relation_verdicts`` computes this for every relation of
-``preset.SENTENCES``, with its margin, beside the hand-crafted preset's row for the same query on the full
+weight falls on the intended key (花). ``relation_verdicts`` computes this for every relation of the
+model's sentences, with its margin, beside the hand-crafted preset's row for the same query on the full
 sentence (the preset's queries read the word, so its rows are meaningful only with the word visible), and
 the same verdict for the untrained start, the baseline that says how often a relation "emerges" by chance.
 """
@@ -21,9 +22,11 @@ from functools import cache
 
 import numpy as np
 
-from . import adam, preset, schedules
+from . import adam, schedules
 from . import backward as bw
 from .block import BlockWeights, forward
+from .model import Encoder, Relation, Sentence
+from .preset import ENCODER
 
 SEED = 0
 STEPS = 100
@@ -39,20 +42,20 @@ ADAM_BETA1, ADAM_BETA2, ADAM_EPS = adam.BETA1, adam.BETA2, adam.EPS  # the origi
 # ---------------------------------------------------------------------------------------------------------
 
 
-def examples(sentences: tuple[preset.Sentence, ...] = preset.SENTENCES) -> tuple[tuple[np.ndarray, int], ...]:
-    """(tokens (T,), hidden position) for every sentence and every position: 8 × 5 = 40 examples."""
-    return tuple((s.token_ids, p) for s in sentences for p in range(len(s.words)))
+def examples(model: Encoder = ENCODER) -> tuple[tuple[np.ndarray, int], ...]:
+    """(tokens (T,), hidden position) for every sentence of ``model`` and every position: 8 × 5 = 40 for the preset."""
+    return tuple((s.token_ids, p) for s in model.sentences for p in range(len(s.words)))
 
 
-def init_weights(seed: int = SEED) -> BlockWeights:
-    """A seeded random block of the preset's sizes: matrices N(0, 1/fan_in), W_E N(0, 0.5²), γ = 1, β = b = 0.
+def init_weights(seed: int = SEED, model: Encoder = ENCODER) -> BlockWeights:
+    """A seeded random block of ``model``'s sizes: matrices N(0, 1/fan_in), W_E N(0, 0.5²), γ = 1, β = b = 0.
 
-    With W_E ~ N(0, 0.5²) a word's embedding is about as long as its positional encoding (‖W_E[v]‖ ≈ 0.5·√16
-    = 2, ‖W_P[t]‖ = √8 ≈ 2.8), so neither drowns the other, and the tied logits ln2_out·W_Eᵀ start with a
-    spread of about 2 (‖ln2_out[p]‖ ≈ √16), not a near-certain wrong guess.
+    With W_E ~ N(0, 0.5²) a word's embedding is about as long as its positional encoding (for the preset
+    ‖W_E[v]‖ ≈ 0.5·√16 = 2, ‖W_P[t]‖ = √8 ≈ 2.8), so neither drowns the other, and the tied logits
+    ln2_out·W_Eᵀ start with a spread of about 2 (‖ln2_out[p]‖ ≈ √d_model), not a near-certain wrong guess.
     """
     rng = np.random.default_rng(seed)
-    d, hd, d_ff, V = preset.D_MODEL, preset.N_HEADS * preset.D_K, preset.D_FF, preset.VOCAB_SIZE
+    d, hd, d_ff, V = model.d_model, model.h * model.d_k, model.d_ff, model.vocab_size
 
     def matrix(fan_in: int, fan_out: int) -> np.ndarray:
         return rng.standard_normal((fan_in, fan_out)) / np.sqrt(fan_in)
@@ -63,7 +66,7 @@ def init_weights(seed: int = SEED) -> BlockWeights:
         ln1_gamma=np.ones(d), ln1_beta=np.zeros(d),
         W1=matrix(d, d_ff), b1=np.zeros(d_ff), W2=matrix(d_ff, d), b2=np.zeros(d),
         ln2_gamma=np.ones(d), ln2_beta=np.zeros(d),
-        n_heads=preset.N_HEADS, eps=preset.EPS,
+        n_heads=model.h, eps=model.eps,
     )  # fmt: skip
 
 
@@ -176,7 +179,7 @@ class RelationVerdict:
 
 
 def relation_verdict(
-    sentence: preset.Sentence, relation: preset.Relation, learned_attn: np.ndarray, preset_attn: np.ndarray
+    sentence: Sentence, relation: Relation, learned_attn: np.ndarray, preset_attn: np.ndarray
 ) -> RelationVerdict:
     """The verdict for one relation, from the learned (h, T, T) rows with the query hidden and the preset's."""
     i, j = sentence.position(relation.query), sentence.position(relation.key)
@@ -191,11 +194,16 @@ def relation_verdict(
     )  # fmt: skip
 
 
-def relation_verdicts(learned: BlockWeights, hand_crafted: BlockWeights | None = None) -> tuple[RelationVerdict, ...]:
-    """One verdict per intended relation of ``preset.SENTENCES``, in their order (16 in all)."""
-    hand_crafted = preset.preset_weights() if hand_crafted is None else hand_crafted
+def relation_verdicts(
+    learned: BlockWeights, hand_crafted: BlockWeights | None = None, model: Encoder = ENCODER
+) -> tuple[RelationVerdict, ...]:
+    """One verdict per intended relation of ``model``'s sentences, in their order (16 for the preset).
+
+    ``hand_crafted`` is the model's own weights unless given.
+    """
+    hand_crafted = model.weights if hand_crafted is None else hand_crafted
     verdicts = []
-    for s in preset.SENTENCES:
+    for s in model.sentences:
         learned_attn = hidden_word_attention(learned, s.token_ids)
         preset_attn = full_sentence_attention(hand_crafted, s.token_ids)
         verdicts += [relation_verdict(s, r, learned_attn, preset_attn) for r in s.relations]
@@ -215,11 +223,11 @@ class TrainingRun:
     steps: int
     warmup: int
     lr: np.ndarray  # (steps,)  the Noam rate of each step
-    losses: np.ndarray  # (steps + 1,)  mean over the 40 examples
+    losses: np.ndarray  # (steps + 1,)  mean over the examples (40 for the preset)
     initial: BlockWeights
     learned: BlockWeights
-    learned_attention: np.ndarray  # (8, h, T, T)  per sentence, row i with word i hidden
-    preset_attention: np.ndarray  # (8, h, T, T)   the hand-crafted preset's, full sentence
+    learned_attention: np.ndarray  # (sentences, h, T, T)  per sentence, row i with word i hidden
+    preset_attention: np.ndarray  # (sentences, h, T, T)   the model's own weights', full sentence
     verdicts: tuple[RelationVerdict, ...]  # one per intended relation, 16
     initial_verdicts: tuple[RelationVerdict, ...]  # the same for the untrained start: the chance baseline
 
@@ -245,27 +253,28 @@ class TrainingRun:
         return tuple(v for v in self.verdicts if v.emerged)
 
 
-def train(seed: int = SEED, steps: int = STEPS, warmup: int = WARMUP) -> TrainingRun:
-    """Train from ``init_weights(seed)`` for ``steps`` full-batch Adam steps under the Noam schedule."""
+def train(seed: int = SEED, steps: int = STEPS, warmup: int = WARMUP, model: Encoder = ENCODER) -> TrainingRun:
+    """Train a block of ``model``'s sizes from ``init_weights(seed, model)`` on ``model``'s sentences for ``steps``
+    full-batch Adam steps under the Noam schedule; the verdicts compare it with ``model``'s own weights."""
     for name, value, low in (("seed", seed, 0), ("steps", steps, 1), ("warmup", warmup, 1)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise ValueError(f"{name} must be an integer ≥ {low}, got {value!r}")
-    batch = examples()
-    weights = initial = init_weights(seed)
+    batch = examples(model)
+    weights = initial = init_weights(seed, model)
     state = adam_init(weights)
-    lr = np.asarray(schedules.noam_lr(np.arange(1, steps + 1), d_model=preset.D_MODEL, warmup=warmup))
+    lr = np.asarray(schedules.noam_lr(np.arange(1, steps + 1), d_model=model.d_model, warmup=warmup))
     losses = np.empty(steps + 1)
     for step in range(steps):
         losses[step], grads = mean_loss_and_gradients(weights, batch)
         weights, state = adam_step(weights, grads, state, float(lr[step]))
     losses[steps] = mean_loss_and_gradients(weights, batch)[0]
-    hand_crafted = preset.preset_weights()
+    hand_crafted = model.weights
     return TrainingRun(
         seed=seed, steps=steps, warmup=warmup, lr=lr, losses=losses, initial=initial, learned=weights,
-        learned_attention=np.stack([hidden_word_attention(weights, s.token_ids) for s in preset.SENTENCES]),
-        preset_attention=np.stack([full_sentence_attention(hand_crafted, s.token_ids) for s in preset.SENTENCES]),
-        verdicts=relation_verdicts(weights, hand_crafted),
-        initial_verdicts=relation_verdicts(initial, hand_crafted),
+        learned_attention=np.stack([hidden_word_attention(weights, s.token_ids) for s in model.sentences]),
+        preset_attention=np.stack([full_sentence_attention(hand_crafted, s.token_ids) for s in model.sentences]),
+        verdicts=relation_verdicts(weights, hand_crafted, model),
+        initial_verdicts=relation_verdicts(initial, hand_crafted, model),
     )  # fmt: skip
 
 

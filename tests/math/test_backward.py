@@ -9,12 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from second_model import SECOND
 
-from transformer_math import SENTENCES, BlockTrace, BlockWeights, build_preset, ops
+from transformer_math import ENCODER, SENTENCES, BlockTrace, BlockWeights, build_preset, ops
 from transformer_math import backward as bw
 
 seeds = st.integers(0, 2**32 - 1)
-T = bw.SEQUENCE_LENGTH
+T = ENCODER.T
 
 
 def random_weights(seed: int, d: int = 12, h: int = 3, d_ff: int = 20, vocab: int = 11) -> BlockWeights:
@@ -39,6 +40,8 @@ CASES = [
     pytest.param(build_preset(), SENTENCES[2].token_ids, 4, id="preset-s3-hide好き"),
     pytest.param(random_weights(7), random_sentence(7), 1, id="random-7"),
     pytest.param(random_weights(8), np.array([3, 3, 5, 3, 0]), 0, id="random-8-repeated-word"),
+    pytest.param(SECOND.weights, SECOND.sentence(1).token_ids, 4, id="second-model-s1-T7"),
+    pytest.param(SECOND.weights, SECOND.sentence(3).token_ids, 0, id="second-model-s3-T7"),
 ]
 
 
@@ -119,7 +122,7 @@ def test_the_loss_reaches_only_the_hidden_row_of_ln2_out_and_the_visible_words_o
     tokens, p = SENTENCES[0].token_ids, 2
     g = bw.backward(build_preset(), tokens, p)
     assert np.all(np.delete(g.d_ln2_out, p, axis=0) == 0.0) and np.abs(g.d_ln2_out[p]).max() > 0
-    unused = np.setdiff1d(np.arange(len(bw.preset.VOCAB)), np.delete(tokens, p))
+    unused = np.setdiff1d(np.arange(ENCODER.vocab_size), np.delete(tokens, p))
     assert np.all(g.d_W_E_input[unused] == 0.0)  # the hidden word 美しい included: its row of X_tok is 0
     assert np.all(g.d_W_E_input[np.delete(tokens, p)] != 0.0)
 
@@ -267,10 +270,10 @@ def test_cross_entropy_is_stable_for_large_logits():
 # --- bad input -----------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("length", [4, 6])
-def test_a_sentence_of_the_wrong_length_is_an_error(length):
-    tokens = np.arange(length) % 16
-    with pytest.raises(ValueError, match=rf"tokens must be one sentence of T = 5 .* got shape \({length},\)"):
+@pytest.mark.parametrize("shape", [(0,), (1, 5)])
+def test_a_sentence_that_is_not_a_sequence_of_words_is_an_error(shape):
+    tokens = np.zeros(shape, dtype=int)
+    with pytest.raises(ValueError, match=rf"tokens must be one sentence: .* got shape \({shape[0]},"):
         bw.masked_word_loss(build_preset(), tokens, 0)
     with pytest.raises(ValueError, match="tokens must be one sentence"):
         bw.backward(build_preset(), tokens, 0)

@@ -10,8 +10,9 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from second_model import SECOND, second_weights
 
-from transformer_math import SENTENCES, BlockWeights, build_preset, ops
+from transformer_math import ENCODER, SENTENCES, BlockWeights, build_preset, ops
 from transformer_math import backward as bw
 
 torch = pytest.importorskip(
@@ -22,7 +23,7 @@ torch = pytest.importorskip(
 from transformer_site import torch_backward  # noqa: E402  (only importable meaningfully with torch)
 
 TOLERANCE = torch_backward.TOLERANCE
-POSITIONS = range(bw.SEQUENCE_LENGTH)
+POSITIONS = range(ENCODER.T)
 
 
 def random_weights(seed: int, d: int = 12, h: int = 3, d_ff: int = 20, vocab: int = 11) -> BlockWeights:
@@ -55,10 +56,19 @@ def test_every_gradient_of_every_sentence_equals_autograd(sentence):
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_every_gradient_with_random_dense_weights_equals_autograd(seed):
     weights = random_weights(seed)
-    tokens = np.random.default_rng(seed).integers(0, weights.vocab_size, size=bw.SEQUENCE_LENGTH)
+    tokens = np.random.default_rng(seed).integers(0, weights.vocab_size, size=ENCODER.T)
     for position in POSITIONS:
         too_far = _too_far(weights, tokens, position)
         assert not too_far, f"seed {seed}, hidden position {position}: {too_far}"
+
+
+@pytest.mark.parametrize("sentence", SECOND.sentences, ids=lambda s: f"s{s.number}")
+def test_every_gradient_of_the_second_model_equals_autograd(sentence):
+    """The second model (tests/second_model.py): other sizes, T = 7, every position hidden in turn."""
+    weights = second_weights()  # SECOND.weights, writable (torch warns about read-only arrays)
+    for position in range(SECOND.T):
+        too_far = _too_far(weights, sentence.token_ids, position)
+        assert not too_far, f"second model, sentence {sentence.number}, hidden position {position}: {too_far}"
 
 
 def test_compared_gradients_are_all_but_the_layer_norm_terms():

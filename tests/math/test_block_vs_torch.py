@@ -6,6 +6,7 @@ from dataclasses import fields
 
 import numpy as np
 import pytest
+from second_model import SECOND, second_weights
 
 from transformer_math import SENTENCES, BlockTrace, BlockWeights, build_preset, forward
 
@@ -28,6 +29,17 @@ def test_every_intermediate_of_every_sentence_equals_pytorch(sentence):
     assert set(diffs) == TRACE_FIELDS  # every intermediate is compared, none skipped
     too_far = {name: d for name, d in diffs.items() if not d <= torch_crosscheck.TOLERANCE}
     assert not too_far, f"sentence {sentence.number}: {too_far}"
+
+
+@pytest.mark.parametrize("sentence", SECOND.sentences, ids=lambda s: f"s{s.number}")
+def test_every_intermediate_of_the_second_model_equals_pytorch(sentence):
+    """The second model (tests/second_model.py): T = 7, d_model = 12, h = 3, d_ff = 20, its cached traces.
+
+    PyTorch gets a writable copy of the same weights (it warns about read-only arrays)."""
+    diffs = torch_crosscheck.differences(
+        SECOND.trace(sentence.number), torch_crosscheck.torch_forward(second_weights(), sentence.token_ids)
+    )
+    assert set(diffs) == TRACE_FIELDS and max(diffs.values()) <= torch_crosscheck.TOLERANCE, diffs
 
 
 def test_largest_difference_over_all_sentences_is_within_tolerance():

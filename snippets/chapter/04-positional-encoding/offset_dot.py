@@ -5,7 +5,7 @@ from transformer_figures.chapter_figs import offset_dot_figure
 from transformer_math import ops, positional
 from transformer_pages.chapter import positional_encoding as page
 
-d_model, k_max = 512, 200
+d_model, k_max = 512, page.DOT_K_MAX  # ずれ k = 0 … 200
 ks = np.arange(k_max + 1)
 curves = {}
 for pos in page.PE_DOT_POSITIONS:  # pos = 0, 37, 400

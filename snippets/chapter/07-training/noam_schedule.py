@@ -19,7 +19,7 @@ print(
     summary
     + figure_html(
         noam_schedule(step, lr, rise, decay, (peak_step, peak_lr)),
-        alt=f"Noam 学習率の推移。step {peak_step} まで直線的に増え、そこで最大 {peak_lr:.2e} に達し、"
+        alt=f"原論文の学習率のスケジュール。step {peak_step} まで直線的に増え、そこで最大 {peak_lr:.2e} に達し、"
         "その後 1/√step で減る。",
     )
 )

@@ -4,7 +4,7 @@ from transformer_math import configs, counting
 d, d_ff = configs.TRANSFORMER_BASE.d_model, configs.TRANSFORMER_BASE.d_ff
 shapes = {"W_Q": (d, d), "W_K": (d, d), "W_V": (d, d), "W_O": (d, d), "W_1": (d, d_ff), "W_2": (d_ff, d)}
 
-# ノートと同じく重み行列だけを 1 枚ずつ数え (形の積)、最後にバイアスと LayerNorm を足す
+# 重み行列を 1 枚ずつ数え (形の積)、最後にバイアスと LayerNorm を足す
 terms = {name: rows * cols for name, (rows, cols) in shapes.items()}
 weights = sum(terms.values())  # 4·d² + 2·d·d_ff
 assert terms == counting.block_weight_terms(d, d_ff) and weights == counting.block_params(d, d_ff, False, False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from transformer_math import attention, backward, preset, preset_trace, rounding
+from transformer_math import attention, backward, preset, preset_trace
 from transformer_math.attention import AttentionRun, MaskComparison, PaddingDemo, ScalingStats
 from transformer_math.configs import TRANSFORMER_BASE as BASE
 
@@ -55,11 +55,6 @@ CROSS_N, CROSS_M = 3, 5
 def cross() -> AttentionRun:
     """Cross-attention with random weights: 3 decoder positions look at 5 encoder positions (d_model 512, h 8)."""
     return attention.run_attention(CROSS_N, CROSS_M, BASE.d_model, BASE.n_heads, SEED)
-
-
-def renormalise_gap_within(bound: int) -> int:
-    """max |zero-then-renormalise − mask-before| of :func:`mask`, in machine epsilons (quoted as a bound)."""
-    return rounding.eps_multiple_within(mask().renormalise_gap, bound)
 
 
 def padding_weight_unmasked(query: int) -> float:
@@ -112,7 +107,6 @@ LABELS = {
     "padding().out_change_unmasked": "パディングの値を変えたときの出力の変化 (マスクなし)",
     "padding().weight_on_padding": "マスクありでパディングの列に置かれた重みの最大",
     "padding_weight_unmasked()": "マスクなしで {i0} 行目がパディングに置く重みの合計",
-    "renormalise_gap_within()": "後から 0 にして割り直したときの差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
     "scaling()": "√d_k の測定",
     "scaling()[]": "d_k = {0} での √d_k の測定",
     "scaling()[].score_std_unscaled": "d_k = {0} での q·k の標準偏差 (割らない)",
@@ -125,5 +119,6 @@ LABELS = {
     "gradient().saturated_fraction": "d_k = {0}・√d_k で割る {1} の飽和した行の割合",
     "gradient_range()": "√d_k で割る {1}・全 d_k での「{0}」の (最小, 最大)",
     "gradient_ratio()": "d_k = {1} の「{0}」の割らないとき ÷ 割ったとき",
+    "mask().renormalise_gap": "後から 0 にして割り直した重みと、softmax の前にマスクした重みの差の最大",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from functools import cache
 
 import numpy as np
 
-from transformer_math import counting, masking, preset
+from transformer_math import configs, counting, masking, preset
 from transformer_math.configs import BERT_BASE, BERT_LARGE, GPT1, GPT2_SMALL, GPT3_175B
 from transformer_math.masking import MLMResult
 
@@ -77,9 +78,32 @@ GPT2_SMALL_TOTAL = counting.gpt_params(GPT2_SMALL).total
 
 
 def embedding_share(cfg) -> float:
-    """The share of a GPT model's parameters that sits in its embeddings."""
-    p = counting.gpt_params(cfg)
+    """The share of a BERT or GPT model's parameters that sits in its embeddings."""
+    p = counting.bert_params(cfg) if isinstance(cfg, configs.BertConfig) else counting.gpt_params(cfg)
     return p["embeddings"] / p.total
+
+
+def same_vocabulary_gpt_models() -> tuple:
+    """The GPT models that share GPT-2's vocabulary (GPT-2 small … XL and GPT-3), smallest first."""
+    models = [cfg for cfg in configs.GPT_MODELS if cfg.vocab_size == GPT2_SMALL.vocab_size]
+    return tuple(sorted(models, key=lambda cfg: counting.gpt_params(cfg).total))
+
+
+def embedding_share_falls_with_size() -> bool:
+    """Among the GPT models with one vocabulary, and from BERT-base to BERT-large, each larger model has a
+    smaller share of its parameters in the embeddings."""
+    for models in ((BERT_BASE, BERT_LARGE), same_vocabulary_gpt_models()):
+        shares = [embedding_share(cfg) for cfg in models]
+        if not all(later < earlier for earlier, later in itertools.pairwise(shares)):
+            return False
+    return True
+
+
+def gpt1_share_below_gpt2_small() -> bool:
+    """GPT-1 is the smaller model, yet its embeddings' share is below GPT-2 small's (fewer tokens and positions)."""
+    smaller_tables = GPT1.vocab_size < GPT2_SMALL.vocab_size and GPT1.n_ctx < GPT2_SMALL.n_ctx
+    smaller = GPT1_TOTAL < GPT2_SMALL_TOTAL and smaller_tables
+    return smaller and embedding_share(GPT1) < embedding_share(GPT2_SMALL)
 
 
 LABELS = {
@@ -107,5 +131,7 @@ LABELS = {
     "GPT3_SHORTFALL": "GPT-3 の数えた値と 175B の差の割合",
     "GPT3_LAYER_ESTIMATE": "GPT-3 の層の重みの近似 12·層数·d_model²",
     "embedding_share()": "{0} のパラメータのうち埋め込みの割合",
+    "embedding_share_falls_with_size()": "語彙が同じモデルどうしで、大きいほど埋め込みの割合が小さいか",
+    "gpt1_share_below_gpt2_small()": "GPT-1 の埋め込みの割合が GPT-2 small より小さいか",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

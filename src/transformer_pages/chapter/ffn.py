@@ -6,7 +6,7 @@ from functools import cache
 
 import numpy as np
 
-from transformer_math import activations, counting, ops, rounding
+from transformer_math import activations, counting, ops
 from transformer_math.activations import ActivationComparison
 from transformer_math.configs import TRANSFORMER_BASE as BASE
 
@@ -40,10 +40,6 @@ def position_wise_gap(T: int = 7, d_model: int = 16, d_ff: int = 64, seed: int =
     return float(np.max(np.abs(whole - rows)))
 
 
-def position_wise_gap_within(bound: int) -> int:
-    return rounding.eps_multiple_within(position_wise_gap(), bound)
-
-
 LABELS = {
     "WIDENING": "d_ff ÷ d_model",
     "ATTENTION_WEIGHTS": "原論文の 1 層の Attention の重み (4d²)",
@@ -57,6 +53,6 @@ LABELS = {
     "activations_compared().gelu_min": "GELU の最小値",
     "activations_compared().relu_zero_fraction": "ReLU の出力がちょうど 0 になった割合",
     "activations_compared().gelu_zero_fraction": "GELU の出力がちょうど 0 になった割合",
-    "position_wise_gap_within()": "行列でかける場合と 1 行ずつの差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
+    "position_wise_gap()": "行列にまとめてかけた FFN と 1 行ずつかけた FFN の差の最大",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

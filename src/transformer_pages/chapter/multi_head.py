@@ -32,6 +32,12 @@ def head_cost() -> dict[tuple[int, int], AttentionRun]:
     }
 
 
+def projections_dominate(n: int) -> bool:
+    """At length ``n`` with the base model's h heads, the projections cost more multiply-adds than QKᵀ and AV."""
+    run = head_cost()[(n, BASE.n_heads)]
+    return run.projection_macs > run.mixing_macs
+
+
 LABELS = {
     "CONCAT_WIDTH": "ヘッドを連結した幅 h·d_v",
     "ATTENTION_WEIGHTS_HEADS": "h ヘッドの Attention の重み (4d²)",
@@ -43,5 +49,6 @@ LABELS = {
     "head_cost()[].projection_macs": "(n, ヘッド数) = {0} の射影の積和",
     "head_cost()[].mixing_macs": "(n, ヘッド数) = {0} の QKᵀ と AV の積和",
     "head_cost()[].softmax_entries": "(n, ヘッド数) = {0} で softmax に入る要素の数",
+    "projections_dominate()": "n = {0} で射影の積和が QKᵀ と AV の積和より多いか",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

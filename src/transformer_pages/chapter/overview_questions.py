@@ -22,19 +22,35 @@ def big_embedding_scale() -> float:
     return math.sqrt(BIG.d_model)
 
 
+CROSS_ATTENTION = counting.attention_params(BASE.d_model, BASE.n_heads)
+"""One multi-head attention of the base model with its biases: the decoder's Source-Target Attention."""
+LAYER_NORM = counting.layer_norm_params(BASE.d_model)
+"""γ and β of one LayerNorm of the base model."""
+
+
+def decoder_extra() -> int:
+    """Parameters of one decoder block of the base model minus those of one encoder block."""
+    return counting.decoder_block_params(BASE.d_model, BASE.d_ff) - counting.block_params(BASE.d_model, BASE.d_ff)
+
+
 def decoder_over_encoder() -> str:
     """What a decoder block has on top of an encoder block, read off the two parameter counts."""
-    d, d_ff = BASE.d_model, BASE.d_ff
-    extra = counting.decoder_block_params(d, d_ff) - counting.block_params(d, d_ff)
-    attention, norm = counting.attention_params(d, BASE.n_heads), counting.layer_norm_params(d)
     return which(
-        {"cross_ln": attention + norm, "ffn": counting.ffn_params(d, d_ff), "two": 2 * (attention + norm), "ln": norm},
-        extra,
+        {
+            "cross_ln": CROSS_ATTENTION + LAYER_NORM,
+            "ffn": counting.ffn_params(BASE.d_model, BASE.d_ff),
+            "two": 2 * (CROSS_ATTENTION + LAYER_NORM),
+            "ln": LAYER_NORM,
+        },
+        decoder_extra(),
     )
 
 
 LABELS = {
     "unshared_extra()": "埋め込みを共有しないときに増えるパラメータ数",
     "big_embedding_scale()": "big モデルで埋め込みに掛ける √d_model",
+    "decoder_extra()": "デコーダ 1 ブロックとエンコーダ 1 ブロックのパラメータ数の差",
+    "CROSS_ATTENTION": "Multi-Head Attention 1 つのパラメータ数 (バイアス込み)",
+    "LAYER_NORM": "LayerNorm 1 つのパラメータ数 (γ と β)",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -6,7 +6,7 @@ from functools import cache
 
 import numpy as np
 
-from transformer_math import counting, ops, positional, rounding
+from transformer_math import counting, ops, positional
 from transformer_math.configs import BERT_BASE, GPT2_SMALL
 from transformer_math.configs import TRANSFORMER_BASE as BASE
 
@@ -40,20 +40,34 @@ def rotation_error() -> float:
     return positional.pe_rotation_error(PE_CHECK_T, D_MODEL, PE_OFFSETS)
 
 
-def rotation_error_within(bound: int) -> int:
-    """:func:`rotation_error` as a multiple of machine epsilon, quoted as the bound it stays under."""
-    return rounding.eps_multiple_within(rotation_error(), bound)
-
-
 @cache
 def offset_dot(k: int) -> np.ndarray:
     """PE(pos)·PE(pos + k) for pos = 0 … 999: one number repeated (its spread is rounding noise)."""
     return positional.pe_offset_dot(PE_SPAN, D_MODEL, k)
 
 
-def offset_dot_spread_within(k: int, bound: int) -> int:
-    """The standard deviation of :func:`offset_dot` over the positions, in machine epsilons (quoted as a bound)."""
-    return rounding.eps_multiple_within(float(offset_dot(k).std()), bound)
+DOT_K_MAX = 200
+"""The offsets k = 0 … 200 over which PE(pos)·PE(pos + k) is drawn."""
+
+
+@cache
+def offset_dots() -> np.ndarray:
+    """PE(pos)·PE(pos + k) = Σ_i cos(ω_i k) for k = 0 … DOT_K_MAX (d_model = 512), from the closed form."""
+    dots = np.array([positional.pe_offset_dot_formula(D_MODEL, k) for k in range(DOT_K_MAX + 1)])
+    dots.setflags(write=False)
+    return dots
+
+
+def dot_falls_until() -> int:
+    """The largest k such that the dot product falls at every step from 0 to k."""
+    rises = np.flatnonzero(np.diff(offset_dots()) >= 0)
+    return int(rises[0]) if rises.size else DOT_K_MAX
+
+
+def dot_keeps_falling_overall() -> bool:
+    """Past :func:`dot_falls_until` the dot product ripples (it rises somewhere) yet ends lower than it was there."""
+    k = dot_falls_until()
+    return k < DOT_K_MAX and bool(offset_dots()[-1] < offset_dots()[k])
 
 
 LABELS = {
@@ -65,10 +79,13 @@ LABELS = {
     "PE_OFFSETS": "調べるずれ k",
     "PE_DOT_POSITIONS": "内積を測る起点の位置",
     "norms()": "位置 0〜999 の位置エンコーディングの長さ",
-    "rotation_error_within()": "回転の恒等式の誤差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
     "offset_dot()": "ずれ k = {0} の内積 PE(pos)·PE(pos+k)",
-    "offset_dot_spread_within()": "ずれ k = {0} の内積のばらつきを機械イプシロンの倍数で表した上限 (上限 {1} 倍)",
+    "DOT_K_MAX": "内積を描くずれ k の最大",
+    "offset_dots()": "ずれ k ごとの内積 PE(pos)·PE(pos+k)",
+    "dot_falls_until()": "内積が k とともに下がり続ける最後のずれ k",
     "BERT_LEARNED_POSITIONS": "BERT-base の学習する位置埋め込みのパラメータ数",
     "GPT2_LEARNED_POSITIONS": "GPT-2 small の学習する位置埋め込みのパラメータ数",
+    "rotation_error()": "PE(pos+k) と R(ωk)·PE(pos) の差の最大",
+    "dot_keeps_falling_overall()": "内積が波打ちながらも下がっていくか",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

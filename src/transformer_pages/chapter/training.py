@@ -52,6 +52,16 @@ def dropout_demo(p: float = BASE.dropout, shape: tuple[int, int] = (512, 512), s
     )
 
 
+def dropout_zero_fraction() -> float:
+    """The share of zeros in :func:`dropout_demo` (expected P_drop)."""
+    return dropout_demo()["zero_fraction"]
+
+
+def dropout_mean() -> float:
+    """The mean of :func:`dropout_demo` (expected 1: the kept entries are scaled by 1/(1 − P_drop))."""
+    return dropout_demo()["mean"]
+
+
 HANA = preset.WORD_ID["花"]
 PRESET_TARGET = schedules.label_smoothing_target(HANA, preset.VOCAB_SIZE)
 """The smoothed target over the preset's 16 words when the answer is 花."""
@@ -74,6 +84,8 @@ LABELS = {
     "FIRST_STEP_AT_PEAK": "ピークの学習率での Adam の最初の一歩",
     "FIRST_STEP_WITH_WARMUP": "step 1 の学習率での Adam の最初の一歩",
     "dropout_demo()": "ドロップアウトの例",
+    "dropout_zero_fraction()": "ドロップアウトで 0 になった要素の割合",
+    "dropout_mean()": "ドロップアウトをかけた後の全要素の平均",
     "PRESET_TARGET": "語彙 16 語でのラベル平滑化の目標",
     "HANA": "「花」の id",
     "BASE_TARGET_OTHER": "原論文の語彙で正解以外の 1 語の目標",

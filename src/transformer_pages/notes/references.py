@@ -81,7 +81,9 @@ REFERENCES: tuple[Reference, ...] = (
         "Xiong, R., Yang, Y., He, D., Zheng, K., Zheng, S., Xing, C., Zhang, H., Lan, Y., Wang, L., Liu, T.-Y.",
         2020, "On Layer Normalization in the Transformer Architecture", "ICML 2020",
         "https://arxiv.org/abs/2002.04745", "arXiv", "Xiong et al.",
-        locators={"Abstract": "Abstract", "§3": "Optimization for the Transformer", "§4": "Experiments"},
+        locators={"Abstract": "Abstract", "§3": "Optimization for the Transformer",
+                  "§3.3": "Understanding the Transformer at initialization",
+                  "§3.4": "Empirical verification of the theory and discussion", "§4": "Experiments"},
     ),
     Reference(
         "baevski2019", "Baevski, A., Auli, M.", 2019,

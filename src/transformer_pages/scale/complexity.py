@@ -40,9 +40,9 @@ BLOCK_OVER_CONV = BLOCK / CONV
 
 
 LABELS = {
-    "NOTES_N": "元のノートの系列長 n",
-    "NOTES_D": "元のノートの次元 d",
-    "NOTES_CONV_K": "元のノートの畳み込みの幅 k",
+    "NOTES_N": "比べる系列長 n",
+    "NOTES_D": "比べる次元 d (= d_model)",
+    "NOTES_CONV_K": "比べる畳み込みの幅 k",
     "CONVS2S_K": "比べる畳み込みの幅 k",
     "HEADS_DOT": "h ヘッドの内積の掛け算の合計",
     "HEADS_PROJECTION": "h ヘッドの行列との積の掛け算の合計",

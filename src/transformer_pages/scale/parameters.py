@@ -1,6 +1,6 @@
 """docs/scale/01-parameters.md: one block against one fully connected layer over the whole sequence.
 
-The scale notes' sizes: 512 tokens of 512 dimensions, d_ff = 2048.
+The sizes the page compares: 512 tokens of 512 dimensions (the base model's d_model), d_ff = 2048.
 """
 
 from __future__ import annotations
@@ -55,9 +55,9 @@ BLOCK_IN_MI = BLOCK_WEIGHTS // MI
 """3: the block's weights are 3 Mi."""
 
 LABELS = {
-    "NOTES_N": "元のノートのトークン数 n",
-    "NOTES_D": "元のノートの次元 d",
-    "NOTES_D_FF": "元のノートの d_ff",
+    "NOTES_N": "比べる系列のトークン数 n",
+    "NOTES_D": "比べる系列の次元 d (= d_model)",
+    "NOTES_D_FF": "原論文の base モデルの d_ff",
     "BLOCK_WEIGHTS": "ブロックの重み行列の成分数 (4d² + 2d·d_ff)",
     "BLOCK_PARAMS": "ブロックのパラメータ数 (バイアスと LayerNorm 込み)",
     "SMALL_TERMS": "バイアスと LayerNorm のパラメータ数",
@@ -66,7 +66,7 @@ LABELS = {
     "PERCEPTRON": "全結合パーセプトロンの重みの数 (n·d)²",
     "PERCEPTRON_OVER_BLOCK": "パーセプトロン ÷ ブロック (重みのみ)",
     "PERCEPTRON_WITH_BIAS_OVER_BLOCK": "パーセプトロン ÷ ブロック (バイアス込み)",
-    "BLOCK_OVER_ROUGH": "厳密なブロックの重み ÷ ノートの概算",
+    "BLOCK_OVER_ROUGH": "厳密なブロックの重み ÷ 丼勘定の 2Mi",
     "PERCEPTRON_4X_TOKENS": "トークン数 4 倍のパーセプトロンの重み",
     "PERCEPTRON_GROWTH": "トークン数を 4 倍にしたときの増え方",
     "PERCEPTRON_GIB_FP16": "パーセプトロン 1 層のメモリ (16 ビット, GiB)",

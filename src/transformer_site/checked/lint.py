@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from . import code_names
 from .syntax import CHECKED_TOKEN, MARKER_KINDS, find_checked_numbers, is_candidate, scan
 from .syntax import LineIndex as _LineIndex
 from .verify import check, display_path, markdown_files, read_page
@@ -90,6 +91,8 @@ def lint_text(text: str, path: str) -> list[LintProblem]:
             problems += _sections(chunk, region.start, lines, path)
         problems += _uncited(chunk, lambda offset, r=region: lines.line(r.start + offset), path)
     problems += _section_links(text, lines, path)
+    if code_names.ENFORCED:  # a lesson page names no module, file, function, test or tool (code_names)
+        problems += [LintProblem(c.path, c.line, c.name, c.message) for c in code_names.in_page(text, path)]
     return sorted(problems, key=lambda p: p.line)
 
 
