@@ -57,9 +57,9 @@ def exercise_markdown(
         attrs += f' data-topic="{_attr(exercise.topic)}"'
     kind = KINDS[exercise.kind]
     label = f'<span class="exercise-number">問 {number}</span> <span class="exercise-kind">{kind}</span>'
-    if exercise.topic:
-        topic = bank.topic(exercise.topic) if bank is not None else None
-        label += f' <span class="exercise-topic">{html.escape(topic.name if topic else exercise.topic)}</span>'
+    topic = bank.topic(exercise.topic) if bank is not None and exercise.topic else None
+    if topic is not None:
+        label += f' <span class="exercise-topic">{html.escape(topic.name)}</span>'
     out = ["", f"<div {attrs} markdown>", f'<p class="exercise-label" id="{qid}-label">{label}</p>', ""]
     for section in exercise.question:
         out += [section.text(lines), ""]

@@ -28,8 +28,8 @@ A question is an admonition-like block at the top level of a page (any text insi
   form the reader must give is the literal's own: its decimals (``0.652`` → 小数第 3 位まで, ``8`` → 整数で) and
   a percentage (``{{ 1.5 % = … }}`` → the reader gives 1.5, in %). :attr:`Exercise.form` says it in the page's
   words, once, for the label, the notebook and the solution;
-- ``topic: …`` (optional): what the question is about. On a bank page that declares topics it is one of the
-  bank's topic keys (the tag shows the topic's name); elsewhere it is shown as written;
+- ``topic: KEY`` (on a bank page that declares topics, required there): the key of the bank's topic the
+  question tests; its tag shows the topic's name;
 - every other line is the question's text, written before the options, hint and solution.
 
 ``!!! exercise-bank`` makes the page a question bank (the exam page): the reader gets a seed to reorder the
@@ -295,6 +295,13 @@ def find_exercises(markdown: str, page: str, first_line: int = 1) -> tuple[list[
             raise ExerciseError(f"{exercise.location}: the same question as {earlier.location}")
     if bank is not None and bank.topics:
         _check_topics(bank, exercises)
+    else:
+        for exercise in exercises:
+            if exercise.topic:
+                raise ExerciseError(
+                    f"{exercise.location}: `topic: {exercise.topic}` names a topic of the page's bank, and this page "
+                    "declares none (`!!! exercise-bank` with `topic KEY: name` lines)"
+                )
     return exercises, bank
 
 

@@ -27,7 +27,6 @@ NUMBER = """\
 
 !!! exercise number
     answer: {{ 2.83 = sqrt(preset.D_K) }}
-    topic: √d_k
 
     $\\sqrt{d_k}$ を求めてください。
 
@@ -68,7 +67,7 @@ def test_a_number_question_is_read_with_its_lines_and_precision():
     assert bank is None
     assert (exercise.kind, exercise.line, exercise.answer_line) == ("number", 5, 6)
     assert (exercise.answer_literal, exercise.answer_expression) == ("2.83", "sqrt(preset.D_K)")
-    assert (exercise.decimals, exercise.form.words, exercise.topic) == (2, "小数第 2 位まで", "√d_k")
+    assert (exercise.decimals, exercise.form.words, exercise.topic) == (2, "小数第 2 位まで", "")
     lines = NUMBER.split("\n")
     assert exercise.question[0].text(lines) == "$\\sqrt{d_k}$ を求めてください。\n\n- 箇条書きも\n  書けます"
     assert exercise.hint.text(lines) == "$d_k = 8$ です。"
