@@ -149,7 +149,7 @@ def test_a_bank_declares_its_topics_with_the_pages_to_reread():
         (_page(bank="topic one: 名前\n"), r"t\.md:4: topic one has no page to reread"),
         (_page(bank="何か\n"), r"t\.md:4: a bank declares its topics as `topic KEY: name`"),
         (_page(bank=TOPICS + "\ntopic one: また\n    [x](x.md)"), r"t\.md:8: topic one is declared twice"),
-        (_page(_choice(topic="one")), r"t\.md:3: `topic: one` names a topic of the page's bank, and this page declares"),
+        (_page(_choice(topic="one")), r"t\.md:3: `topic: one` names a topic of the page.s bank"),
     ],
 )  # fmt: skip
 def test_each_mistake_in_a_bank_is_an_error_naming_page_and_line(page, message):
