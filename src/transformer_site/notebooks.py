@@ -204,7 +204,7 @@ def _exercise_cells(part: Part, number: int, page: str, site: SiteInfo | None) -
         question += [f"- ({letter[o.key]}) {prose(o.text(lines))}" for o in options] + [""]
         question.append("答えを A〜" + letter[options[-1].key] + " から 1 つ選んでください。")
     else:
-        question.append(f"答えは{ex.form.words}で求めてください。")
+        question.append(f"答えの形: {ex.form.words}")
     hint = f"<details><summary>ヒント</summary>\n\n{prose(ex.hint.text(lines))}\n\n</details>"
     if ex.kind == "number":
         answer = f"答え: **{ex.answer_literal}**（{ex.form.words}）"
