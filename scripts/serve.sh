@@ -6,7 +6,7 @@
 #
 # PyTorch is not installed here: a preview of a prose edit should not cost a download of hundreds of MB
 # (several GB for the CUDA build that a plain "pip install torch" pulls on Linux). So this is a preview build
-# (TRANSFORMER_PREVIEW=1): the §9 page says that its measured PyTorch table is missing. A full build without
+# (TRANSFORMER_PREVIEW=1): the appendix page says that its measured PyTorch table is missing. A full build without
 # torch fails instead; if .venv already has torch (bash scripts/test.sh installs the CPU build), the table is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."

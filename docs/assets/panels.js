@@ -324,7 +324,7 @@
     }
 
     function word(t) {
-      return vocab[state.tokens[t]] + "（t=" + t + "）";
+      return "「" + vocab[state.tokens[t]] + "」（t=" + t + "）";
     }
 
     // -------------------------------------------------------- the summary: relations and detectors
@@ -352,7 +352,7 @@
           var bond = data.bonds[r.bond];
           var li = el("li", { "data-bond": r.bond, "data-query": r.query_pos, "data-key": r.key_pos, "data-wins": String(r.wins) });
           li.appendChild(el("strong", null, word(r.query_pos) + " → " + word(r.key_pos)));
-          li.appendChild(document.createTextNode("、head " + r.head + "（結合 " + r.bond + " " + bond.name + "）: "));
+          li.appendChild(document.createTextNode("、ヘッド " + r.head + "（結合 " + r.bond + " " + bond.name + "）: "));
           li.appendChild(el("span", { class: r.wins ? "tm-win" : "tm-lose", "data-role": "verdict" }, r.wins ? "勝ち" : "負け"));
           li.appendChild(document.createTextNode(
             " — 重み " + fmt(r.weight, dec) + "、" + (r.wins ? "次点 " : "いちばん重いのは ") + word(r.runner_up_pos) +
@@ -381,14 +381,14 @@
       var meta = stages.get(stage), h = data.n_heads;
       if (meta.per_head) {
         return range(h).map(function (head) {
-          return { caption: stage + "（head " + head + "、行 = クエリ i、列 = キー j）", rows: T, cols: T,
+          return { caption: stage + "（ヘッド " + head + "、行 = クエリ i、列 = キー j）", rows: T, cols: T,
             colLabel: function (c) { return vocab[state.tokens[c]]; },
             index: function (r, c) { return [head, r, c]; } };
         });
       }
       if (meta.split) {
         return range(h).map(function (head) {
-          return { caption: stage + "（head " + head + "、行 = トークン t、列 = k）", rows: T, cols: data.d_k,
+          return { caption: stage + "（ヘッド " + head + "、行 = トークン t、列 = k）", rows: T, cols: data.d_k,
             colLabel: function (c) { return "k=" + c; },
             index: function (r, c) { return [r, head, c]; } };
         });
@@ -576,8 +576,8 @@
 
     function context(stage, index) {
       var meta = stages.get(stage);
-      if (meta.per_head) return "head " + index[0] + "、クエリ " + word(index[1]) + " → キー " + word(index[2]);
-      if (meta.split) return word(index[0]) + "、head " + index[1] + "、k = " + index[2];
+      if (meta.per_head) return "ヘッド " + index[0] + "、クエリ " + word(index[1]) + " → キー " + word(index[2]);
+      if (meta.split) return word(index[0]) + "、ヘッド " + index[1] + "、k = " + index[2];
       return word(index[0]) + "、" + meta.columns[index[1]];
     }
 

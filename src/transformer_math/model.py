@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +39,8 @@ class Relation:
 
 @dataclass(frozen=True)
 class Sentence:
+    """One example sentence of a model: its words, their ids, and the relations it was built to show."""
+
     number: int  # 1 … n, as the notes number them
     words: tuple[str, ...]
     ids: tuple[int, ...]  # each word's id in the model's vocabulary
@@ -99,7 +102,8 @@ def sentences_over(vocab: tuple[str, ...], *texts: str) -> tuple[Sentence, ...]:
 class Model:
     """Name, vocabulary, sequence length T and example sentences; one cached trace per sentence.
 
-    Compared and hashed by identity (``eq=False``): a model is one value, and its caches belong to it.
+    T is the longest sequence the model takes (an :class:`Encoder` takes exactly T). Compared and hashed by
+    identity (``eq=False``): a model is one value, and its caches belong to it.
     """
 
     name: str
@@ -120,8 +124,10 @@ class Model:
         where = f"{self.name}: sentence {number}"
         if s.number != number:
             raise ValueError(f"{where} is numbered {s.number}: the sentences are numbered 1 … in order")
-        if len(s.words) != self.T or len(s.ids) != self.T:
-            raise ValueError(f"{where} has {len(s.words)} words and {len(s.ids)} ids, the model takes T = {self.T}")
+        if len(s.words) != len(s.ids) or not 1 <= len(s.words) <= self.T:
+            raise ValueError(
+                f"{where} has {len(s.words)} words and {len(s.ids)} ids, the model takes up to T = {self.T}"
+            )
         for t, (word, i) in enumerate(zip(s.words, s.ids, strict=True)):
             if self.word_id.get(word) != i:
                 raise ValueError(f"{where}: word {t} {word!r} has id {i}, the vocabulary says {self.word_id.get(word)}")
@@ -143,8 +149,9 @@ class Model:
             raise ValueError(f"sentence_number must be 1 … {n}, got {sentence_number!r}")
         return self.sentences[sentence_number - 1]
 
-    def trace(self, sentence_number: int) -> BlockTrace:
-        """The forward pass on example sentence ``sentence_number``, computed once per model and sentence.
+    def trace(self, sentence_number: int) -> Any:
+        """The forward pass on example sentence ``sentence_number`` (a ``BlockTrace`` for an encoder), computed
+        once per model and sentence.
 
         Its arrays are read-only: every page reads the same copy, so none may change what another sees.
         """
@@ -153,8 +160,8 @@ class Model:
             self._traces[number] = self.forward(self.sentences[number - 1].token_ids)
         return self._traces[number]
 
-    def forward(self, tokens: np.ndarray) -> BlockTrace:
-        """The model's forward pass on token ids (T,), with every intermediate (each kind defines it)."""
+    def forward(self, tokens: np.ndarray) -> Any:
+        """The model's forward pass on token ids, with every intermediate (each kind defines it and its trace)."""
         raise NotImplementedError(f"{type(self).__name__} does not define forward")
 
 
@@ -163,7 +170,8 @@ class Model:
 
 @dataclass(frozen=True, eq=False, kw_only=True)
 class Encoder(Model):
-    """One bidirectional Post-LN block (the notes' model). Its sizes are read off its weights.
+    """One bidirectional Post-LN block (the notes' model) on sentences of exactly T words. Its sizes are read
+    off its weights.
 
     ``bonds``, ``categories`` (the category dimension of each vocabulary word) and ``knobs`` describe a
     hand-wired model (what the explorer reads and lets a reader change); a model without them has none.
@@ -185,6 +193,11 @@ class Encoder(Model):
                 f"{self.name}: W_E has {self.weights.vocab_size} rows but the vocabulary {self.vocab_size} words"
             )
         super().__post_init__()
+        for s in self.sentences:
+            if len(s.words) != self.T:
+                raise ValueError(
+                    f"{self.name}: sentence {s.number} has {len(s.words)} words, the block takes T = {self.T}"
+                )
         for bond in self.bonds:
             self._check_bond(bond)
         if self.categories and (

@@ -3,8 +3,8 @@
 A mistyped value is an error before anything is built (``fresh_build``'s ``on_config`` calls
 :func:`problems`), never a raw ``int()`` traceback halfway through, and never silently read as "off".
 
-- ``TRANSFORMER_PREVIEW``: ``1``, ``0`` or unset — a local preview (``scripts/serve.sh``) may skip §9's PyTorch
-  table;
+- ``TRANSFORMER_PREVIEW``: ``1``, ``0`` or unset — a local preview (``scripts/serve.sh``) may skip the appendix's
+  PyTorch table;
 - ``TRANSFORMER_FIGURE_CACHE``: a folder, ``off`` or unset — where executed blocks' outputs are cached
   (default ``<project>/.cache/figures``);
 - ``TRANSFORMER_SITE_NO_EXEC``: ``1``, ``0`` or unset — executed blocks give nothing (the benchmark's floor);

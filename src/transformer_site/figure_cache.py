@@ -59,7 +59,7 @@ _PATH_LITERAL = re.compile(r"^[\w\-]+(?:/[\w.\-]+)*/?$")
 
 def _library_versions() -> str:
     versions = [f"python {sys.version.split()[0]}"]
-    # torch: the §9 table is measured with it, and a preview without it prints a notice instead — that notice
+    # torch: the appendix's table is measured with it, and a preview without it prints a notice instead — that notice
     # must never be served from the cache to a build that has torch, nor to a full build (which must fail).
     for name in ("numpy", "matplotlib", "markdown-exec", "torch"):
         try:

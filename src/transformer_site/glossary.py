@@ -6,11 +6,17 @@ Two jobs, one table of terms:
 - :func:`glossary_markdown`: the glossary page's list (headword, definition, a link to where the term is taught),
   put in at the comment ``<!-- glossary: terms -->`` before Markdown is converted, so MkDocs checks every link
   and anchor like any other link of the page (a wrong one fails the strict build).
-- :func:`wrap_terms`: on every other page, the *first* occurrence of each term in running prose becomes
-  ``<abbr class="glossary-term" title="…" tabindex="0">``. With Material's ``content.tooltips`` the ``title``
-  shows as Material's tooltip on hover and on keyboard focus (a tap focuses it on a phone); ``tabindex`` puts
-  it in the keyboard's path. Python-Markdown's ``abbr`` cannot do this for Japanese: it matches only between
-  word boundaries, which do not exist between two Japanese characters.
+- :func:`wrap_terms`: on every lesson page, the *first* occurrence of each term in running prose becomes
+  ``<abbr class="glossary-term" tabindex="0" data-name="クエリ (Query)" data-def="…">``. The site's tooltip script
+  (``docs/assets/javascripts/tooltips.js``) builds the one tooltip of the page from these attributes when the term
+  is hovered, focused or tapped: nothing is mounted per term while the page loads, and there is no ``title`` (the
+  browser's own tooltip would show the same text a second time). ``tabindex`` puts it in the keyboard's path.
+  Python-Markdown's ``abbr`` cannot do this for Japanese: it matches only between word boundaries, which do not
+  exist between two Japanese characters.
+
+A form is a whole term: a Latin form only between non-letters, a katakana form only where no katakana touches it
+(ヘッド is not found inside マルチヘッド), and never inside one of the term's ``not_in`` phrases (「Tab キー」 is a
+key of the keyboard, not the attention's キー).
 
 Where a term is never wrapped: headings, code, math (KaTeX's source in ``arithmatex``), links, figures, table
 header cells, checked numbers (their own tooltip), buttons and labels, admonition and details titles, the block
@@ -34,8 +40,10 @@ MARKER = "<!-- glossary: terms -->"
 # Elements whose whole content is never searched for terms.
 _SKIPPED_TAGS = frozenset(
     "h1 h2 h3 h4 h5 h6 pre code kbd samp script style textarea svg math a abbr button label select option summary "
-    "th thead figure figcaption img".split()
+    "th thead figure figcaption img template noscript".split()
 )
+# Pages whose text is not a lesson: the API reference is English docstrings about the code.
+_UNWRAPPED_PAGES = ("reference/api",)
 # …and elements of these classes, whatever their tag.
 _SKIPPED_CLASSES = frozenset(
     "arithmatex checked-number admonition-title block-map tabbed-labels headerlink md-source-file".split()
@@ -58,13 +66,20 @@ def _form_pattern(form: str) -> str:
 
 
 class TermMatcher:
-    """Every written form of ``terms`` in one pattern, the longest first (so 残差接続 wins over 残差)."""
+    """Every written form of ``terms`` in one pattern, the longest first (so 残差接続 wins over 残差).
+
+    The ``not_in`` phrases are in the pattern too, mapped to None: where one is written it is matched as a whole
+    (it is longer than the form inside it) and left as it is.
+    """
 
     def __init__(self, terms: Iterable[Term] = TERMS):
-        self.by_form: dict[str, Term] = {}
+        self.by_form: dict[str, Term | None] = {}
         for term in terms:
             for form in term.forms:
                 self.by_form[form] = term
+        for term in terms:
+            for phrase in term.not_in:
+                self.by_form.setdefault(phrase, None)
         forms = sorted(self.by_form, key=lambda f: (-len(f), f))
         self.pattern = re.compile("|".join(_form_pattern(f) for f in forms)) if forms else None
 
@@ -85,14 +100,33 @@ def _is_skipped(name: str, attributes: str) -> bool:
     return any(c in _SKIPPED_CLASSES for c in classes)
 
 
-def tooltip_text(term: Term, form: str) -> str:
-    """What the tooltip says: the definition, led by the headword when the page wrote another form."""
-    return term.definition if form == term.headword else f"{term.headword}: {term.definition}"
+SITE_ONLY = "このサイトの手作りのモデルだけで使う言葉。"
+
+
+def tooltip_name(term: Term) -> str:
+    """The tooltip's first line: the headword and the English name papers and exams use (「クエリ (Query)」)."""
+    if term.english == term.headword:
+        return term.headword
+    return f"{term.headword} ({term.english})"
+
+
+def tooltip_definition(term: Term) -> str:
+    """The tooltip's text after the name: the definition, and for a word of this site only, that it is one."""
+    return f"{term.definition} {SITE_ONLY}" if term.site_only else term.definition
+
+
+def tooltip_text(term: Term) -> str:
+    """All the tooltip says, as one line (what a test or a screen reader reads)."""
+    return f"{tooltip_name(term)}: {tooltip_definition(term)}"
 
 
 def _abbr(form: str, term: Term) -> str:
-    title = html.escape(tooltip_text(term, form), quote=True)
-    return f'<abbr class="glossary-term" title="{title}" tabindex="0" data-term="{term.key}">{form}</abbr>'
+    name = html.escape(tooltip_name(term), quote=True)
+    definition = html.escape(tooltip_definition(term), quote=True)
+    return (
+        f'<abbr class="glossary-term" tabindex="0" data-term="{term.key}" data-name="{name}"'
+        f' data-def="{definition}">{form}</abbr>'
+    )
 
 
 def wrap_terms(page_html: str, matcher: TermMatcher | None = None) -> str:
@@ -105,7 +139,7 @@ def wrap_terms(page_html: str, matcher: TermMatcher | None = None) -> str:
     def wrap_text(text: str) -> str:
         def one(m: re.Match) -> str:
             term = matcher.by_form[m.group(0)]
-            if term.key in used:
+            if term is None or term.key in used:  # a not_in phrase, or a term already explained
                 return m.group(0)
             used.add(term.key)
             return _abbr(m.group(0), term)
@@ -177,14 +211,25 @@ def glossary_markdown(page_uri: str = GLOSSARY_PAGE, docs_dir: Path | None = Non
         forms = [f for f in term.forms if f != term.headword]
         also = f" 本文では {'、'.join(forms)} とも書きます。" if forms else ""
         reading = f' <span class="glossary__reading">({term.reading})</span>' if term.reading else ""
+        english = (
+            f' <span class="glossary__english" lang="en">{html.escape(term.english)}</span>'
+            if term.english != term.headword
+            else ""
+        )
+        site_only = f" {SITE_ONLY}" if term.site_only else ""
         link = _relative(term.taught_at, page_uri)
         where = page_title(docs_dir, term.taught_at) if docs_dir else term.taught_at
         lines += [
-            f'<dt id="{term.key}">{html.escape(term.headword)}{reading}</dt>',
-            f'<dd markdown="1">{term.definition}{also} 説明: [{where}]({link})</dd>',
+            f'<dt id="{term.key}">{html.escape(term.headword)}{reading}{english}</dt>',
+            f'<dd markdown="1">{term.definition}{site_only}{also} 説明: [{where}]({link})</dd>',
         ]
     lines += ["</dl>"]
     return "\n".join(lines) + "\n"
+
+
+def wraps_terms_on(page_uri: str) -> bool:
+    """Whether a page's terms are explained in place: every page but the glossary itself and the API reference."""
+    return page_uri != GLOSSARY_PAGE and not page_uri.startswith(_UNWRAPPED_PAGES)
 
 
 def render_glossary_page(markdown: str, page_uri: str, docs_dir: Path) -> str:

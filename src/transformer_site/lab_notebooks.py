@@ -338,13 +338,24 @@ def _math_html(tex_with_delimiters: str) -> str:
     return '<span class="arithmatex">' + _entities("\\(" + inner + "\\)") + "</span>"
 
 
+# A citation as the checked-number renderer writes it for Python-Markdown's attr_list (references.citation_markdown):
+# nbconvert's Markdown knows neither the attribute list nor the escaped brackets, which it would read as math.
+_CITATION = re.compile(r'\[\\\[(?P<shown>[^\]]*)\\\]\]\((?P<href>[^ )]+) "(?P<title>[^"]*)"\)\{ \.citation \}')
+
+
+def _citation_html(m: re.Match) -> str:
+    return f'<a class="citation" href="{m["href"]}" title="{m["title"]}">[{m["shown"]}]</a>'
+
+
 def site_markdown(cell_text: str, ids: set[str]) -> tuple[str, list[dict]]:
-    """A Markdown cell as the site shows it: headings with the site's ids and permalinks, math as arithmatex.
+    """A Markdown cell as the site shows it: headings with the site's ids and permalinks, math as arithmatex,
+    citations as the links the other pages have.
 
     ``ids``: the ids used so far on the page (updated). Returns the text and its headings.
     """
     from transformer_site.checked.syntax import scan
 
+    cell_text = _CITATION.sub(_citation_html, cell_text)
     pieces, headings = [], []
     for region in scan(cell_text):
         chunk = cell_text[region.start : region.end]
@@ -366,11 +377,16 @@ def site_markdown(cell_text: str, ids: set[str]) -> tuple[str, list[dict]]:
 
 def plain_literals(text: str, shown: str) -> str:
     """Every ``{{ literal = expression }}`` written as its literal (for the notebook readers download)."""
+    from transformer_site import references
     from transformer_site.checked import find_checked_numbers
 
     pieces, pos = [], 0
     for number in find_checked_numbers(text, shown):
-        pieces += [text[pos : number.start], number.literal]
+        if number.kind == "cite":  # [@kingma2015, Algorithm 1] → [8, Algorithm 1], as the page shows it
+            where = f", {number.source}" if number.source else ""
+            pieces += [text[pos : number.start], f"[{references.data.number(number.literal)}{where}]"]
+        else:
+            pieces += [text[pos : number.start], number.literal]
         pos = number.end
     return "".join(pieces) + text[pos:]
 
@@ -408,7 +424,7 @@ def page_and_download(lab: Lab, executed, root: Path) -> tuple[object, object, l
     (bare literals), with the same outputs; and the page's headings."""
     from transformer_site.checked import render_checked_numbers
 
-    spans = jupytext.reads(render_checked_numbers(lab.text, lab.source, root=root), fmt="md")
+    spans = jupytext.reads(render_checked_numbers(lab.text, lab.source, root=root, page_uri=lab.src_uri), fmt="md")
     plain = jupytext.reads(plain_literals(lab.text, lab.shown), fmt="md")
     page, download = nbformat.from_dict(json.loads(nbformat.writes(executed))), executed
     ids: set[str] = set()

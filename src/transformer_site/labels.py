@@ -13,12 +13,19 @@ A label is derived from the expression's structure, never typed beside the numbe
   compose the labels of their parts.
 
 ``label(expression)`` is None when some part has no label: ``tests/docs`` fails on such a number.
+
+A label is read by a learner, first thing in the tooltip, so it is written as Japanese, not as the expression:
+no space where the 「の」 joining two parts meets Japanese (「例文の数」, not 「例文 の数」), a code word a page passes as an argument or a
+key in its Japanese (``ARGUMENT_WORDS``: ``"pre"`` → Pre-LN), a pair picked by its index in words
+(「(最小, 最大)[0]」 → 「最小」), powers of constants as superscripts (10⁸), and the lengths of a shape by their
+axis.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import re
 from collections.abc import Mapping
 from functools import cache
 
@@ -66,7 +73,7 @@ MATH_LABELS: Mapping[str, str] = {
     "preset.AND_DETECTOR_BIAS": "AND 検出器のバイアス b1",
     "preset.AND_DETECTOR_WEIGHT": "AND 検出器の W1 の重み", "preset.AND_WRITE_BACK": "AND 検出器が W2 で書き戻す倍率",
     "preset.N_SINGLE_DETECTORS": "単一次元の検出器の数",
-    "W": "プリセットの重み", "sentences": "8 つの例文", "sentences[].position()": "文{i0} での「{1}」の位置",
+    "W": "プリセットの重み", "sentences": "例文", "sentences[].position()": "文{i0} での「{1}」の位置",
     "W.W_E": "埋め込み行列 W_E", "W.W_Q": "W_Q", "W.W_K": "W_K", "W.W_V": "W_V", "W.W_O": "W_O",
     "W.W1": "FFN の W1", "W.W2": "FFN の W2", "W.b1": "FFN のバイアス b1", "W.b2": "FFN のバイアス b2",
     "W.ln1_gamma": "LayerNorm 1 の γ", "W.ln1_beta": "LayerNorm 1 の β",
@@ -104,6 +111,7 @@ MATH_LABELS: Mapping[str, str] = {
     "counting.MULTIPLY_ADD_FLOPS": "積和 1 回の FLOP 数", "counting.ROUGH_BLOCK_ESTIMATE": "元のノートのブロックの概算",
     "counting.ROUGH_PERCEPTRON_ESTIMATE": "元のノートのパーセプトロンの概算", "counting.ROUGH_RATIO": "元のノートの比の概算",
     "counting.weight_sizes()": "プリセットの重み行列の成分数", "counting.nonzero_entries()": "プリセットの重み行列の 0 でない成分の数",
+    "counting.weight_sizes()[]": "{1} の成分数", "counting.nonzero_entries()[]": "{1} の 0 でない成分の数",
     "counting.bert_params()": "{0}", "counting.gpt_params()": "{0}",
     "counting.layer_norm_params()": "LayerNorm 1 つのパラメータ数 (d_model = {0})",
     "counting.attention_params()": "Attention のパラメータ数 (d_model = {0})",
@@ -174,7 +182,19 @@ def label(expression: str, claim: bool = False) -> str | None:
         text = _Labeller().label(tree.body)
     except _NoLabel:
         return None
-    return f"計算して確かめている条件: {text}" if claim else text
+    text = _tighten(text)
+    return f"計算で確かめた条件: {text}" if claim else text
+
+
+_JAPANESE = "\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e「」『』（）"
+
+
+def _tighten(text: str) -> str:
+    """No space around the 「の」 that joins two labelled parts where Japanese meets Japanese (「例文の数」, not
+    「例文 の数」), nor around a quoted word; a space a label's template put between its own words stays."""
+    text = re.sub(f"(?<=[{_JAPANESE}]) +(?=[の「])", "", text)  # …and none around a quoted word
+    text = re.sub(f"(?<=」) +(?=[{_JAPANESE}])", "", text)
+    return re.sub(f"(?<=[{_JAPANESE}]の) +(?=[{_JAPANESE}])", "", text)
 
 
 def _module_labels(dotted: str) -> Mapping[str, str]:
@@ -203,6 +223,9 @@ class _Labeller:
         if isinstance(node, (ast.Tuple, ast.List)):
             return str(tuple(_literal(node)))
         if isinstance(node, ast.BinOp):
+            power = _superscript_power(node)
+            if power:
+                return power
             return f"{self._operand(node.left)} {_OPERATORS[type(node.op)]} {self._operand(node.right)}"
         if isinstance(node, ast.UnaryOp):
             inner = self._operand(node.operand)
@@ -221,7 +244,8 @@ class _Labeller:
 
     def _operand(self, node: ast.AST) -> str:
         text = self.label(node)
-        return f"({text})" if isinstance(node, (ast.BinOp, ast.Compare)) else text
+        wrap = isinstance(node, ast.Compare) or (isinstance(node, ast.BinOp) and not _superscript_power(node))
+        return f"({text})" if wrap else text
 
     def _builtin(self, node: ast.Call) -> str:
         name = node.func.id
@@ -233,7 +257,7 @@ class _Labeller:
         if name in ("max", "min", "round") and len(args) >= 1:
             return f"{name}({', '.join(args)})" if name != "round" else f"{args[0]} (丸めた値)"
         if name == "len" and len(args) == 1:
-            return f"{args[0]} の個数"
+            return f"{args[0]} の数"
         if name in ("all", "any") and len(args) == 1:
             return f"{args[0]}{_METHODS[name]}"
         if name == "sum" and len(args) == 1:
@@ -299,7 +323,19 @@ class _Labeller:
         if best is None:
             return self._config(root, rest)
         text = _format(best, best_args)
-        return text + self._suffix(rest[best_at:])
+        axes = ("row", "column") if table is MATH_LABELS and key_is_matrix(root, rest[:best_at]) else None
+        return self._picked(text, rest[best_at:], axes)
+
+    def _picked(self, text: str, steps: list, axes: tuple[str, ...] | None = None) -> str:
+        """``…の (最小, 最大)`` indexed by 0 reads 「…の最小」; then the rest of the steps as usual."""
+        if steps and steps[0][0] == "item":
+            index = _index_value(steps[0][1])
+            start, words = _trailing_tuple(text)
+            if words and isinstance(index, int) and -len(words) <= index < len(words):
+                head = text[:start].rstrip()
+                joint = "" if head.endswith("の") else " の "  # 「…の (最小, 最大)」 / 「最小点 (x, GELU(x))」
+                return head + joint + words[index] + self._suffix(steps[1:])
+        return text + self._suffix(steps, axes)
 
     def _argument(self, node: ast.AST):
         """A call's argument as the label shows it: a constant as itself, a named value by its label."""
@@ -317,14 +353,17 @@ class _Labeller:
                 return f"{model}の {field}" + self._suffix(steps[2:])
         raise _NoLabel
 
-    def _suffix(self, steps: list) -> str:
-        """What follows a labelled value: ``.max()``, ``.shape[0]``, ``[3]``, ``.total``."""
+    def _suffix(self, steps: list, axes: tuple[str, ...] | None = None) -> str:
+        """What follows a labelled value: ``.max()``, ``.shape[0]``, ``[3]``, ``.total``.
+
+        ``axes``: what each axis of the value is (a trace field's), so that ``.shape[k]`` says what it counts.
+        """
         text = ""
         i = 0
         while i < len(steps):
             kind, value = steps[i]
             if kind == "attr" and value == "shape" and i + 1 < len(steps) and steps[i + 1][0] == "item":
-                text += f" の形の {_index_value(steps[i + 1][1])} 番目の軸"
+                text += _shape_text(_index_value(steps[i + 1][1]), axes)
                 i += 2
                 continue
             if kind == "attr" and i + 1 < len(steps) and steps[i + 1][0] == "call" and value in _METHODS:
@@ -334,7 +373,7 @@ class _Labeller:
             if kind == "attr" and f".{value}" in MATH_LABELS:
                 text += f" の {MATH_LABELS[f'.{value}']}"
             elif kind == "item":
-                text += f"[{_index_text(value)}]"
+                text += _item_text(value)
             else:
                 raise _NoLabel
             i += 1
@@ -357,7 +396,7 @@ class _Labeller:
             while rest and rest[0][0] == "item" and len(index) < len(axes):  # s1.scores[0][:, …]
                 index = index + _index_parts(rest[0][1])
                 rest = rest[1:]
-        return _trace_cell(sentence, name, axes, index) + self._suffix(rest)
+        return _trace_cell(sentence, name, axes, index) + self._suffix(rest, axes if not index else None)
 
 
 def _index_value(node: ast.AST):
@@ -374,6 +413,85 @@ def _index_value(node: ast.AST):
 def _index_parts(node: ast.AST) -> tuple:
     elements = node.elts if isinstance(node, ast.Tuple) else [node]
     return tuple(_index_value(e) for e in elements)
+
+
+def _trailing_tuple(text: str) -> tuple[int, list[str]]:
+    """A label ending in a tuple of words, 「…の (最小, 最大)」 or 「(x, GELU(x))」: where it starts, and its words."""
+    if not text.endswith(")"):
+        return 0, []
+    depth, parts, part = 0, [], ""
+    for at in range(len(text) - 1, -1, -1):
+        ch = text[at]
+        depth += {")": 1, "(": -1}.get(ch, 0)
+        if depth == 0:
+            parts.append(part[::-1].strip())
+            return (at, parts[::-1]) if len(parts) > 1 else (0, [])
+        if ch == "," and depth == 1:
+            parts.append(part[::-1].strip())
+            part = ""
+        elif not (ch == ")" and depth == 1 and at == len(text) - 1):
+            part += ch
+    return 0, []
+
+
+def key_is_matrix(root: str, steps: list) -> bool:
+    """``W.W_Q``, ``W.W1``: a weight matrix of the preset, whose two axes are rows and columns."""
+    return root == "W" and len(steps) == 1 and steps[0][0] == "attr" and steps[0][1][0] == "W"
+
+
+_AXIS_WORDS = {"row": "行", "column": "列","token": "トークン", "query": "クエリ", "key": "キー", "head": "ヘッド", "dim": "次元",
+               "unit": "中間層のユニット", "col": "列", "gcol": "列"}  # fmt: skip
+
+
+def _shape_text(axis, axes: tuple[str, ...] | None) -> str:
+    """``.shape[k]`` in words: what the axis counts when it is known (「のトークンの数」), else its number."""
+    if axes is not None and isinstance(axis, int) and -len(axes) <= axis < len(axes):
+        return f" の{_AXIS_WORDS[axes[axis]]}の数"
+    return f" の軸 {axis} の長さ"
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def _superscript_power(node: ast.AST) -> str | None:
+    """``10**8`` as 10⁸: a power of two integer constants, as a formula writes it."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow)):
+        return None
+    try:
+        base, exponent = _literal(node.left), _literal(node.right)
+    except _NoLabel:
+        return None
+    if isinstance(base, int) and isinstance(exponent, int) and not isinstance(base, bool):
+        return f"{base}{str(exponent).translate(_SUPERSCRIPTS)}"
+    return None
+
+
+def _item_text(node: ast.AST) -> str:
+    """An index after a labelled value: a key in its words, a first or last element, a range of elements."""
+    value = _index_value(node)
+    if isinstance(value, str) and value in ARGUMENT_WORDS:
+        return f" ({ARGUMENT_WORDS[value]})"
+    if isinstance(node, ast.Slice):
+        return _slice_text(node)
+    if value == 0:
+        return " の最初の値"
+    if value == -1:
+        return " の最後の値"
+    return f"[{_index_text(node)}]"
+
+
+def _slice_text(node: ast.Slice) -> str:
+    """``[1:]`` and ``[:-1]``, the two ranges a comparison of neighbours uses, in words; any other as it is."""
+    try:
+        lower = _literal(node.lower) if node.lower is not None else None
+        upper = _literal(node.upper) if node.upper is not None else None
+    except _NoLabel:
+        return "[:]"
+    if node.step is None and (lower, upper) == (1, None):
+        return " の 2 つ目から最後まで"
+    if node.step is None and (lower, upper) == (None, -1):
+        return " の最初から最後の 1 つ前まで"
+    if node.step is None and lower is None and upper is None:
+        return ""
+    return f"[{'' if lower is None else lower}:{'' if upper is None else upper}]"
 
 
 def _index_text(node: ast.AST) -> str:
@@ -395,6 +513,13 @@ ARGUMENT_WORDS = {
     "initial": "学習前", "learned": "学習後", "preset": "プリセット",
     "jacobian_norm": "‖J‖₂", "d_scores_rms": "スコアに届く勾配の RMS", "saturated_fraction": "飽和した行の割合",
     "direct": "直接", "mean": "平均", "variance": "分散", "total": "合計", "input": "入力", "output": "出力",
+    "pre": "Pre-LN", "post": "Post-LN", "min": "最小", "max": "最大", "sum": "和",
+    "mean_in": "入力の平均", "std_in": "入力の標準偏差", "std_out": "出力の標準偏差",
+    "selected": "予測の対象に選ばれた", "masked": "[MASK] にした", "random": "ランダムな語にした",
+    "unchanged": "そのままにした", "zero_fraction": "0 になった割合", "embeddings": "埋め込み",
+    "jacobian": "ヤコビアン", "eps": "ε", "sqrt_d_k": "√d_k", "q_projection": "Q の射影",
+    "ln1_gamma": "LayerNorm 1 の γ", "ln1_beta": "LayerNorm 1 の β", "ln2_gamma": "LayerNorm 2 の γ",
+    "ln2_beta": "LayerNorm 2 の β",
 }  # fmt: skip
 
 
@@ -403,14 +528,19 @@ def _shown_argument(value) -> str:
         return ARGUMENT_WORDS[value]
     if isinstance(value, bool):
         return "あり" if value else "なし"
-    if isinstance(value, list):  # a tuple of words, ("は", "です") → は・です, as a trace shows several words
-        return "・".join(_shown_argument(v) for v in value)
+    if isinstance(value, (int, float)) and value < 0:
+        return "−" + str(-value)  # a minus sign, as the pages print one
+    if isinstance(value, list):  # a tuple of words, ("は", "です") → 「は」・「です」: tokens used as words are quoted
+        return "・".join(f"「{v}」" if isinstance(v, str) and v not in ARGUMENT_WORDS else _shown_argument(v)
+                        for v in value)
     return str(value)
 
 
 def _trace_cell(sentence: int, name: str, axes: tuple[str, ...], index: tuple) -> str:
     from transformer_math import preset
 
+    if not index:  # the whole array (its shape, its maximum …): no cell to name
+        return f"文{sentence} の {name}"
     words = preset.sentence(sentence).words
     head = None
     shown = []

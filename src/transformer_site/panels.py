@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from transformer_figures.palette_data import palette_data
-from transformer_math import SENTENCES, backward, ops, preset, preset_trace, preset_weights
+from transformer_math import SENTENCES, backward, derivations, ops, preset, preset_trace, preset_weights
 from transformer_pages import tryit
 from transformer_site.kernel_data import kernel_data
 
@@ -132,7 +132,7 @@ def pe_data() -> dict:
 # ---------------------------------------------------------------- sentence explorer
 
 KNOB_LABELS = {
-    **{f"bond{b}": f"結合 {b}: {bond.name}（head {bond.head}）の強さ" for b, bond in enumerate(preset.BONDS)},
+    **{f"bond{b}": f"結合 {b}: {bond.name}（ヘッド {bond.head}）の強さ" for b, bond in enumerate(preset.BONDS)},
     "single_weight": "単一次元の検出器 h0〜h11 の重み",
     "single_bias": "単一次元の検出器 h0〜h11 のバイアス",
     "and_weight": "AND 検出器 h12〜h15 の重み（2 つの入力とも）",
@@ -190,8 +190,8 @@ def _intermediate_tex() -> dict[str, dict[str, str]]:
     kinds += [("scores", {"scale": False}), ("attn", {"causal": True}), ("X_pos", {"positions": False})]
     out = {}
     for stage, switches in kinds:
-        der = tryit.derive_cell(trace, weights, stage, (0,) * getattr(trace, stage).ndim, **switches)
-        key = next(k for k, formula in tryit.FORMULAS.items() if formula == der.formula)
+        der = derivations.derive(trace, stage, (0,) * getattr(trace, stage).ndim, weights, **switches)
+        key = next(k for k, formula in derivations.FORMULAS.items() if formula == der.formula)
         out[key] = {q.name: q.latex for q in der.intermediates}
     return out
 
@@ -214,7 +214,7 @@ def explorer_data() -> dict:
         "bonds": [{"name": b.name, "head": b.head} for b in preset.BONDS],
         "neurons": list(preset.NEURON_NAMES),
         "firing_threshold": kernel_data()["firing_threshold"],
-        "formulas": tryit.FORMULAS,
+        "formulas": derivations.FORMULAS,
         "intermediate_tex": _intermediate_tex(),
         "symbols": SYMBOLS,
         "gelu_cubic": ops.GELU_CUBIC_COEFF,
@@ -266,10 +266,10 @@ def kernel_template() -> str:
 def _sdpa_hint() -> str:
     """What the SDPA panel's numbers are computed from (one line of HTML: a line break inside Japanese is a space)."""
     return (
-        f"ヒートマップ・標準偏差・最大の重みは、乱数の種 {tryit.SDPA_SEED} で固定した 1 組の q, k"
+        "ヒートマップ・標準偏差・最大の重みは、乱数で作って固定した 1 組の q, k"
         f"（各 {tryit.SDPA_N} 個）での値です。多数の乱数で平均した統計とは少しずれます。"
         f"ヤコビアンと勾配の 2 つは、別に {backward.SQRT_DK_KEYS} 個のキーの行を {backward.SQRT_DK_QUERIES:,} 本作って"
-        "平均した値です（上流の勾配も平均 0・分散 1 の乱数、マスクなし。ビルド時に計算）。"
+        "平均した値です（上流の勾配も平均 0・分散 1 の乱数、マスクなし。前もって計算した値）。"
     )
 
 

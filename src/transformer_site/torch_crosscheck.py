@@ -6,7 +6,7 @@ The PyTorch side uses its own ops (``F.embedding``, ``F.layer_norm``, ``F.gelu(a
 ``F.scaled_dot_product_attention``, ``torch.softmax``) and recomputes the positional encoding itself;
 it shares nothing with transformer_math except the weights and the token ids.
 
-A local preview (``scripts/serve.sh`` sets ``TRANSFORMER_PREVIEW=1``) may be built without torch: the §9 page
+A local preview (``scripts/serve.sh`` sets ``TRANSFORMER_PREVIEW=1``) may be built without torch: the appendix page
 then says plainly that its measured table is missing. Every other build — the published site above all —
 needs torch and fails without it (``require_torch_unless_preview``).
 """
@@ -46,14 +46,14 @@ def require_torch_unless_preview() -> bool:
     if preview_build():
         return False
     raise TorchMissingError(
-        "PyTorch (torch==2.13.0, CPU) が必要です: §9 の照合表はビルドのたびに実測します。"
+        "PyTorch (torch==2.13.0, CPU) が必要です: 付録の照合表はビルドのたびに実測します。"
         f"公開用のビルドはこれを省略できません ({INSTALL_HINT}、または bash scripts/test.sh が入れます)。"
         f"手元のプレビューだけなら {PREVIEW_ENV}=1 で省略できます (bash scripts/serve.sh はそうします)"
     )
 
 
 def preview_notice() -> str:
-    """What the §9 page shows in place of the measured table in a preview built without torch."""
+    """What the appendix page shows in place of the measured table in a preview built without torch."""
     hint = html.escape(INSTALL_HINT)
     return (
         '<div class="admonition warning"><p class="admonition-title">このプレビューには照合の表がありません</p>'

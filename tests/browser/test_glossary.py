@@ -1,6 +1,7 @@
-"""The glossary in the built site: the 用語集 page lists every term with a link that resolves, every other page has
-its terms wrapped only where they may be, and a term's definition shows on hover (1280 px) and on focus or a tap
-(390 px), inside the screen, in both palettes, with its text and dotted underline contrasted like body text.
+"""The glossary in the built site: the 用語集 page lists every term with its English name and a link that resolves,
+every other page has its terms wrapped only where they may be (whole terms: 「Tab キー」 on the index is no term),
+and a term's name and definition show on hover (1280 px) and on focus or a tap (390 px), inside the screen, in both
+palettes, on an opaque sheet, with its text and dotted underline contrasted like body text.
 
 Uses the one shared strict build (tests/browser/conftest.py; ``SITE_DIR=<dir>`` tests an already built site).
 """
@@ -88,6 +89,18 @@ def test_the_glossary_page_lists_every_term_in_order_and_every_link_resolves(sha
         if anchor:
             assert anchor in _parse(shared_site, resolved).ids, f"{href}: no element with id {anchor!r}"
     assert page.terms == []  # the glossary itself wraps nothing
+    text = (shared_site / GLOSSARY_URL / "index.html").read_text(encoding="utf-8")
+    english = [t for t in TERMS if t.english != t.headword]
+    assert text.count('<span class="glossary__english" lang="en">') == len(english)
+    for term in english:
+        assert f'lang="en">{html.escape(term.english, quote=False)}</span>' in text, term.headword
+
+
+def test_tab_key_on_the_index_is_not_the_attention_key(shared_site: Path):
+    """The index tells how to reach a term with the Tab キー: that キー is the keyboard's, not the attention's."""
+    text = (shared_site / "index.html").read_text(encoding="utf-8")
+    assert "Tab キー" in text
+    assert 'Tab <abbr class="glossary-term"' not in text
 
 
 def test_terms_are_wrapped_once_per_page_and_only_in_running_prose(shared_site: Path, shared_pages: list[str]):
@@ -109,7 +122,7 @@ def test_terms_are_wrapped_once_per_page_and_only_in_running_prose(shared_site: 
 
 TOOLTIP = with_helpers("""(el) => {
   /* helpers */
-  const tip = document.querySelector('.md-tooltip2--active .md-tooltip2__inner');
+  const tip = document.querySelector('#tm-tip:not([hidden])');
   const s = getComputedStyle(el);
   const bg = behind(el);  // colours with alpha are measured as painted over what they stand on
   const out = {
@@ -119,8 +132,10 @@ TOOLTIP = with_helpers("""(el) => {
   if (tip) {
     const r = tip.getBoundingClientRect();
     const t = getComputedStyle(tip);
-    out.tip = {left: r.left, right: r.right, top: r.top, bottom: r.bottom, text: tip.textContent,
-               fg: blend(rgba(t.color), behind(tip)), bg: behind(tip), size: parseFloat(t.fontSize)};
+    out.tip = {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+               name: tip.querySelector('.tm-tip__name').textContent,
+               text: tip.querySelector('.tm-tip__body').textContent,
+               fg: blend(rgba(t.color), behind(tip)), bg: rgba(t.backgroundColor), size: parseFloat(t.fontSize)};
   }
   return out;
 }""")
@@ -144,23 +159,24 @@ def test_a_term_shows_its_definition_inside_the_screen(shared_browser, shared_se
         for index in (0, terms.count() - 1):  # the first term and the last (deep in the page, near an edge)
             term = terms.nth(index)
             assert term.get_attribute("tabindex") == "0"
-            definition = html.unescape(term.get_attribute("title") or "")
-            assert definition, "the term has no title for Material's tooltip"
+            name = html.unescape(term.get_attribute("data-name") or "")
+            definition = html.unescape(term.get_attribute("data-def") or "")
+            assert name and definition, "the term carries no name or definition for the tooltip"
             term.scroll_into_view_if_needed()
             page.mouse.move(0, 0)
             if phone:
                 term.tap()
             else:
                 term.hover()
-            page.wait_for_selector(".md-tooltip2--active", timeout=5000)
-            page.wait_for_timeout(500)  # Material's entry transition (transform .4s) ends before we measure
+            page.wait_for_selector("#tm-tip:not([hidden])", timeout=5000)
             seen = term.evaluate(TOOLTIP)
             tip = seen["tip"]
-            assert tip is not None and tip["text"].strip() == definition
+            assert tip is not None and tip["name"] == name and tip["text"] == definition
             assert 0 <= tip["left"] and tip["right"] <= width, f"tooltip {tip} leaves the {width} px screen"
             assert 0 <= tip["top"] and tip["bottom"] <= height, f"tooltip {tip} leaves the screen's height"
             assert tip["size"] >= 12, "the definition is smaller than 12 px"
-            assert contrast(tip["fg"], tip["bg"]) >= 4.5
+            assert tip["bg"][3] == 1, f"the tooltip is not opaque: {tip['bg']}"
+            assert contrast(tip["fg"], tip["bg"][:3]) >= 4.5
             if phone:
                 assert seen["focused"], "a tap did not focus the term"
             assert seen["style"] == "dotted"  # not told apart by colour alone
@@ -169,7 +185,7 @@ def test_a_term_shows_its_definition_inside_the_screen(shared_browser, shared_se
             if not phone:
                 page.mouse.move(0, 0)
                 term.evaluate("el => el.blur()")
-                page.wait_for_selector(".md-tooltip2--active", state="detached", timeout=5000)
+                page.wait_for_selector("#tm-tip", state="hidden", timeout=5000)
     finally:
         context.close()
 
@@ -186,10 +202,11 @@ def test_keyboard_focus_shows_the_definition(shared_browser, shared_server):
                 break
         else:
             pytest.fail("Tab never reached a glossary term")
-        page.wait_for_selector(".md-tooltip2--active", timeout=5000)
+        page.wait_for_selector("#tm-tip:not([hidden])", timeout=5000)
         described = page.evaluate("document.activeElement.getAttribute('aria-describedby')")
         assert described and page.locator(f"#{described}").is_visible()
-        page.keyboard.press("Tab")
-        page.wait_for_selector(f"#{described}", state="detached", timeout=5000)
+        page.keyboard.press("Escape")  # closes the tooltip, the focus stays on the term
+        page.wait_for_selector(f"#{described}", state="hidden", timeout=5000)
+        assert page.evaluate("document.activeElement.classList.contains('glossary-term')")
     finally:
         context.close()

@@ -16,7 +16,7 @@ from walk import reading_context
 
 from transformer_figures.heat_table import _hex
 from transformer_figures.plots import ColourScale
-from transformer_math import SENTENCES, build_preset, forward, ops, preset, tokenize
+from transformer_math import SENTENCES, build_preset, derivations, forward, ops, preset, relations, tokenize
 from transformer_pages import tryit
 from transformer_site.panels import CELL_DECIMALS, STAT_DECIMALS, SUMMARY_DECIMALS, format_signed, format_value, pe_data
 
@@ -244,7 +244,7 @@ def _summary(page) -> list[tuple]:
 
 
 def _expected_summary(text: str, **settings) -> list[tuple]:
-    outcomes = tryit.relation_outcomes(tryit.explore(text, **settings))
+    outcomes = relations.relation_outcomes(tryit.explore(text, **settings))
     return [(o.query_pos, o.key_pos, "true" if o.wins else "false", format_signed(o.margin, SUMMARY_DECIMALS))
             for o in outcomes]  # fmt: skip
 
@@ -263,7 +263,7 @@ def test_moving_a_bond_knob_changes_the_summary_as_src_predicts(page) -> None:
     assert _summary(page) == _expected_summary(tryit.EXAMPLE, bond0=0.0, bond2=3.0, causal=True)
     detectors = _explorer(page).locator('[data-role="detectors"] > li')
     trace = tryit.explore(tryit.EXAMPLE, bond0=0.0, bond2=3.0, causal=True)
-    fired = tryit.firing_detectors(trace)
+    fired = relations.firing_detectors(trace)
     for t in range(preset.T):
         units = ",".join(str(k) for tt, k, _ in fired if tt == t)
         assert detectors.nth(t).get_attribute("data-units") == units
@@ -325,7 +325,7 @@ def test_every_stage_derives_a_cell_from_src_terms(page, stage: str) -> None:
     shape = getattr(trace, stage).shape
     index = tuple(min(2, n - 1) if n <= preset.T else n // 2 + 1 for n in shape)
     _cell(page, index).click()
-    der = tryit.derive_cell(trace, weights, stage, index)
+    der = derivations.derive(trace, stage, index, weights)
     panel = _explorer(page).locator('[data-role="derivation"]')
     assert panel.locator('[data-role="cell"]').inner_text() == der.cell
     assert panel.locator('[data-role="terms"] > li').evaluate_all("l => l.map(li => li.dataset.label)") == [
@@ -335,7 +335,10 @@ def test_every_stage_derives_a_cell_from_src_terms(page, stage: str) -> None:
     assert float(lines[-1]["value"]) == pytest.approx(der.value, abs=TOL)
     for line in lines[1:-1]:
         assert float(line["value"]) == pytest.approx(der.intermediate(line["name"]), abs=TOL), (stage, line["name"])
-    assert panel.locator(".katex").count() >= len(lines)  # every line typeset
+    # every line typeset (KaTeX's script comes after the page: katex-init.js loads it for the panels)
+    panel.evaluate("el => new Promise(done => { const ready = () => el.querySelector('.arithmatex:not([data-typeset])')"
+                   " ? setTimeout(ready, 20) : done(); ready(); })")
+    assert panel.locator(".katex").count() >= len(lines)
     assert _cell(page, index).evaluate("b => b.parentElement.classList.contains('f')")  # the cell stays marked
 
 

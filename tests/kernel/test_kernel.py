@@ -1,8 +1,9 @@
 """The browser's kernel (docs/assets/javascripts/kernel.js) equals src, value by value, within 1e-12.
 
 Node runs the kernel (tests/kernel/run_kernel.js) on cases written here; everything it returns is compared with
-``transformer_math`` (forward, tokenizer, derivations) and ``transformer_pages.tryit`` (the derivations of the
-other stages, the relations and detectors the explorer summarises):
+``transformer_math`` (forward, tokenizer, the derivation of every stage, and the relations and detectors the
+explorer summarises), for the model whose data the kernel was given (the encoder preset here;
+test_kernel_second_model.py gives it another):
 
 * the eight example sentences: every intermediate and the derivation of every cell of every stage;
 * 1,000+ seeded random cases: random words (and lengths), the preset with random knobs and switches, and fully
@@ -28,7 +29,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from transformer_math import SENTENCES, BlockTrace, BlockWeights, build_preset, forward, ops, preset, tokenize
+from transformer_math import ENCODER, SENTENCES, BlockTrace, BlockWeights, build_preset, forward, ops, preset, tokenize
+from transformer_math import derivations as dv
+from transformer_math import relations as rel
+from transformer_math.model import Encoder
 from transformer_pages import tryit
 from transformer_site.kernel_data import kernel_data, weights_data
 
@@ -77,7 +81,7 @@ class Case:
 
 
 def all_cells(trace: BlockTrace) -> list[tuple[str, tuple[int, ...]]]:
-    return [(stage, tuple(int(i) for i in idx)) for stage in tryit.EXPLORER_STAGES
+    return [(stage, tuple(int(i) for i in idx)) for stage in dv.CELL_STAGES
             for idx in np.ndindex(*getattr(trace, stage).shape)]  # fmt: skip
 
 
@@ -111,7 +115,7 @@ def random_weights(rng: np.random.Generator) -> BlockWeights:
 def random_cells(rng: np.random.Generator, trace: BlockTrace, n: int) -> list[tuple[str, tuple[int, ...]]]:
     cells = []
     for _ in range(n):
-        stage = str(rng.choice(tryit.EXPLORER_STAGES))
+        stage = str(rng.choice(dv.CELL_STAGES))
         cells.append((stage, tuple(int(rng.integers(0, size)) for size in getattr(trace, stage).shape)))
     return cells
 
@@ -139,9 +143,10 @@ def cases() -> tuple[Case, ...]:
     return tuple(out)
 
 
-def run_kernel(source: Path, payload: dict, tmp_path: Path) -> dict:
+def run_kernel(source: Path, payload: dict, tmp_path: Path, model: Encoder = ENCODER) -> dict:
+    """What the kernel (``source``) computes for ``payload`` once loaded with ``model``'s data."""
     cases_file = tmp_path / "cases.json"
-    cases_file.write_text(json.dumps({"preset": kernel_data(), **payload}), encoding="utf-8")
+    cases_file.write_text(json.dumps({"preset": kernel_data(model), **payload}), encoding="utf-8")
     result = subprocess.run([node_binary(), str(RUNNER), str(source), str(cases_file)], capture_output=True,
                             text=True, timeout=300)  # fmt: skip
     assert result.returncode == 0, f"node failed on {source.name}:\n{result.stderr[-3000:]}"
@@ -172,20 +177,21 @@ def derivation_mismatch(ours, theirs: dict) -> str | None:
     for q_js, q_py in zip(theirs["intermediates"], ours.intermediates, strict=True):
         if _far(q_js["value"], q_py.value):
             return f"{ours.cell}: {q_py.name} = {q_js['value']} ≠ {q_py.value}"
-    if _far(theirs["value"], ours.value) or theirs["formula"] not in tryit.FORMULAS:
+    if _far(theirs["value"], ours.value) or theirs["formula"] not in dv.FORMULAS:
         return f"{ours.cell}: value {theirs['value']} ≠ {ours.value} (formula {theirs['formula']!r})"
-    if tryit.FORMULAS[theirs["formula"]] != ours.formula:
+    if dv.FORMULAS[theirs["formula"]] != ours.formula:
         return f"{ours.cell}: the kernel names formula {theirs['formula']!r}, src uses another"
     return None
 
 
-def relation_rows(trace: BlockTrace) -> list[tuple]:
+def relation_rows(trace: BlockTrace, model: Encoder) -> list[tuple]:
     return [(o.bond, o.head, o.query_pos, o.key_pos, o.winner_pos, o.runner_up_pos, o.wins)
-            for o in tryit.relation_outcomes(trace)]  # fmt: skip
+            for o in rel.relation_outcomes(trace, model)]  # fmt: skip
 
 
-def mismatches(all_cases, results: list[dict], limit: int = 10) -> list[str]:
-    """Every way the kernel's results differ from src's on these cases (at most ``limit``); [] if none."""
+def mismatches(all_cases, results: list[dict], limit: int = 10, model: Encoder = ENCODER) -> list[str]:
+    """Every way the kernel's results differ from src's on these cases (at most ``limit``), the kernel loaded with
+    ``model``'s data; [] if none."""
     found: list[str] = []
     for n, (case, result) in enumerate(zip(all_cases, results, strict=True)):
         where = f"case {n} ({case.label})"
@@ -201,20 +207,20 @@ def mismatches(all_cases, results: list[dict], limit: int = 10) -> list[str]:
                 worst = np.unravel_index(np.argmax(np.abs(theirs - ours)), ours.shape)
                 found.append(f"{where}: {name}{list(worst)} = {theirs[worst]!r}, src {ours[worst]!r}")
         for (stage, index), theirs in zip(case.cells, result["derivations"], strict=True):
-            ours = tryit.derive_cell(trace, case.weights, stage, index, **case.switches)
+            ours = dv.derive(trace, stage, index, case.weights, **case.switches)
             problem = derivation_mismatch(ours, theirs)
             if problem:
                 found.append(f"{where}: {problem}")
         if case.knobs is not None:
             rows = [(r["bond"], r["head"], r["query_pos"], r["key_pos"], r["winner_pos"], r["runner_up_pos"], r["wins"])
                     for r in result["relations"]]  # fmt: skip
-            if rows != relation_rows(trace):
-                found.append(f"{where}: relations {rows} ≠ {relation_rows(trace)}")
-            for r, o in zip(result["relations"], tryit.relation_outcomes(trace), strict=False):
+            if rows != relation_rows(trace, model):
+                found.append(f"{where}: relations {rows} ≠ {relation_rows(trace, model)}")
+            for r, o in zip(result["relations"], rel.relation_outcomes(trace, model), strict=False):
                 if _far(r["weight"], o.weight) or _far(r["margin"], o.margin):
                     found.append(f"{where}: relation {r['weight']}, {r['margin']} ≠ {o.weight}, {o.margin}")
             detectors = [(d["t"], d["k"]) for d in result["detectors"]]
-            expected = [(t, k) for t, k, _ in tryit.firing_detectors(trace)]
+            expected = [(t, k) for t, k, _ in rel.firing_detectors(trace, model)]
             if detectors != expected:
                 found.append(f"{where}: firing detectors {detectors} ≠ {expected}")
         if len(found) >= limit:
@@ -240,7 +246,7 @@ def test_kernel_equals_src_on_the_eight_sentences(kernel_results) -> None:
     assert mismatches(cases()[:n], kernel_results[:n]) == []
     # every cell of every stage was derived on each sentence
     assert all(len(c.cells) == sum(getattr(forward(c.weights, np.array(c.tokens)), s).size for s in
-                                   tryit.EXPLORER_STAGES) for c in cases()[:n])  # fmt: skip
+                                   dv.CELL_STAGES) for c in cases()[:n])  # fmt: skip
 
 
 def test_kernel_equals_src_on_random_inputs_knobs_and_weights(kernel_results) -> None:
@@ -303,10 +309,10 @@ def texts() -> list[str]:
     return out
 
 
-def python_tokenize(text: str) -> dict:
+def python_tokenize(text: str, model: Encoder = ENCODER) -> dict:
     """src's answer in the runner's form: {"ids"} or {"error": {kind, position, word | rest | count}}."""
     try:
-        return {"ids": tokenize(text).tolist()}
+        return {"ids": tokenize(text, model).tolist()}
     except ValueError as error:
         message = str(error)
     if m := re.match(r"unknown word (.+?) at position (\d+); vocabulary", message):

@@ -41,7 +41,6 @@ CASES = [
     pytest.param(random_weights(7), random_sentence(7), 1, id="random-7"),
     pytest.param(random_weights(8), np.array([3, 3, 5, 3, 0]), 0, id="random-8-repeated-word"),
     pytest.param(SECOND.weights, SECOND.sentence(1).token_ids, 4, id="second-model-s1-T7"),
-    pytest.param(SECOND.weights, SECOND.sentence(3).token_ids, 0, id="second-model-s3-T7"),
 ]
 
 

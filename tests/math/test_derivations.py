@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 
 import numpy as np
 import pytest
 
-from transformer_math import SENTENCES, build_preset, ops, preset_trace
+from transformer_math import ENCODER, SENTENCES, BlockTrace, build_preset, forward, ops, preset_trace
 from transformer_math import derivations as dv
 
 SENTENCE_NUMBERS = range(1, len(SENTENCES) + 1)
@@ -81,6 +82,51 @@ def test_dict_is_json_and_rounds() -> None:
     assert json.loads(json.dumps(der.to_dict()))["value"] == der.value
 
 
+def test_every_cell_of_every_stage_recomputes_the_trace() -> None:
+    """Two routes to one number: each derivation's value (from its own terms) is the trace's, on every stage,
+    with some knobs moved."""
+    weights = ENCODER.weights_with(bond0=1.7, single_bias=-0.8, eps=0.01)
+    trace = forward(weights, ENCODER.sentence(6).token_ids)
+    for stage in dv.CELL_STAGES:
+        for der in dv.derive_all(trace, stage, weights):
+            assert der.value == pytest.approx(dv.trace_value(trace, der), abs=1e-12), (stage, der.index)
+            assert der.formula in dv.FORMULAS.values()
+            assert all(t.value != 0.0 for t in der.terms)
+
+
+def test_the_switched_stages_recompute_the_trace() -> None:
+    """Each switch turned from its default changes one stage's derivation (scores without √d_k, attn under the
+    mask, X_pos without W_P); the other stages read the trace as always. The kernel's test compares the
+    browser's derivations with these under every combination of the switches."""
+    switches = {"scale": False, "causal": True, "positions": False}
+    weights = build_preset()
+    trace = forward(weights, ENCODER.sentence(6).token_ids, **switches)
+    for stage in ("scores", "attn", "X_pos"):
+        for der in dv.derive_all(trace, stage, weights, **switches):
+            assert der.value == pytest.approx(dv.trace_value(trace, der), abs=1e-12), (stage, der.index)
+            assert all(t.value != 0.0 for t in der.terms)
+
+
+def test_the_cell_stages_are_every_intermediate_but_the_concatenation() -> None:
+    """concat is head_out laid side by side (no arithmetic of its own); tokens are ids."""
+    assert set(dv.CELL_STAGES) == {f.name for f in fields(BlockTrace)} - {"tokens", "concat"}
+    assert set(dv.STAGES) < set(dv.CELL_STAGES) and list(dv.FORMULAS)[: len(dv.STAGES)] == list(dv.STAGES)
+
+
+def test_switched_off_derivations_say_what_changed() -> None:
+    weights = build_preset()
+    unscaled = forward(weights, SENTENCES[0].token_ids, scale=False)
+    der = dv.derive(unscaled, "scores", (0, 2, 3), weights, scale=False)
+    assert [q.name for q in der.intermediates] == ["d_k", "sum"] and der.value == der.intermediate("sum")
+    assert der.formula == dv.FORMULAS["scores_unscaled"]
+    masked = forward(weights, SENTENCES[0].token_ids, causal=True)
+    der = dv.derive(masked, "attn", (0, 1, 3), weights, causal=True)
+    assert der.value == 0.0 and der.n_zero_terms == 3 and len(der.terms) == 2  # keys 0 and 1 only
+    off = forward(weights, SENTENCES[0].token_ids, positions=False)
+    der = dv.derive(off, "X_pos", (2, 0), weights, positions=False)
+    assert der.value == 0.0 and der.formula == dv.FORMULAS["X_pos_off"]
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
@@ -92,8 +138,13 @@ def test_dict_is_json_and_rounds() -> None:
         (lambda t: dv.derive_ffn_h(t, build_preset(), 0, 32), "k must be 0 … 31, got 32"),
         (lambda t: dv.derive_ffn_h(t, None, 0, 0), "weights must be BlockWeights"),
         (lambda t: dv.derive_score("s1", 0, 0, 0), "trace must be a BlockTrace"),
-        (lambda t: dv.derive(t, "Y", (0, 0)), "stage must be one of"),
+        (lambda t: dv.derive(t, "W_Q", (0, 0)), "stage must be one of"),
+        (lambda t: dv.derive(t, "concat", (0, 0)), "stage must be one of"),
         (lambda t: dv.derive(t, "attn", (0, 0)), "index for attn must be a tuple of 3"),
+        (lambda t: dv.derive(t, "Q", (0, 0)), "index for Q must be a tuple of 3"),
+        (lambda t: dv.derive(t, "attn", (0, 5, 0)), r"index\[1\] must be an integer 0 … 4, got 5"),
+        (lambda t: dv.derive(t, "X_pos", (0, True)), r"index\[1\] must be an integer 0 … 15, got True"),
+        (lambda t: dv.derive_all(t, "W_Q"), "stage must be one of"),
         (lambda t: dv.derivation_to_dict(dv.derive_score(t, 0, 0, 0), decimals=-1), "decimals must be"),
     ],
 )

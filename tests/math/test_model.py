@@ -12,7 +12,7 @@ import pytest
 from second_model import SECOND, VOCAB, second_weights
 
 import transformer_math
-from transformer_math import ENCODER, Encoder, build_preset, preset, preset_trace, preset_weights
+from transformer_math import ENCODER, build_preset, preset, preset_trace, preset_weights
 from transformer_math.model import Bond, Knob, Model, Sentence, sentences_over
 
 MATH = Path(transformer_math.__file__).parent
@@ -37,27 +37,16 @@ def test_the_preset_names_are_the_values_weights_and_traces() -> None:
 
 def test_a_model_copies_its_weights_and_leaves_the_callers_alone() -> None:
     weights = second_weights()
-    model = replace_weights(SECOND, weights)
+    model = replace(SECOND, weights=weights)
     weights.W_Q[0, 0] = 99.0  # the caller's array is still writable, and the model did not see the write
     assert model.weights.W_Q[0, 0] != 99.0 and not model.weights.W_Q.flags.writeable
 
 
 def test_each_model_caches_its_own_traces() -> None:
-    other = replace_weights(SECOND, second_weights(seed=1))
+    other = replace(SECOND, weights=second_weights(seed=1))  # a variant: a new value with empty caches
     assert other.trace(1) is other.trace(1) and other.trace(1) is not SECOND.trace(1)
     assert not np.array_equal(other.trace(1).attn, SECOND.trace(1).attn)
     assert other != SECOND and len({other, SECOND, ENCODER}) == 3  # values compared by identity
-
-
-def replace_weights(model: Encoder, weights) -> Encoder:
-    return Encoder(name=model.name, vocab=model.vocab, T=model.T, sentences=model.sentences, weights=weights,
-                   bonds=model.bonds, categories=model.categories, knobs=model.knobs)  # fmt: skip
-
-
-def _second(**changes) -> Encoder:
-    fields = dict(name="second", vocab=VOCAB, T=7, sentences=SECOND.sentences, weights=second_weights(),
-                  bonds=SECOND.bonds, categories=SECOND.categories, knobs=SECOND.knobs)  # fmt: skip
-    return Encoder(**{**fields, **changes})
 
 
 @pytest.mark.parametrize(
@@ -65,7 +54,8 @@ def _second(**changes) -> Encoder:
     [
         ({"vocab": VOCAB[:-1]}, "second: W_E has 11 rows but the vocabulary 10 words"),
         ({"vocab": (*VOCAB[:-1], "犬")}, "vocab must be non-empty words, each once"),
-        ({"T": 5}, "second: sentence 1 has 7 words and 7 ids, the model takes T = 5"),
+        ({"T": 5}, "second: sentence 1 has 7 words and 7 ids, the model takes up to T = 5"),
+        ({"T": 8}, "second: sentence 1 has 7 words, the block takes T = 8"),
         ({"T": 0}, "T must be a positive integer, got 0"),
         ({"sentences": SECOND.sentences[1:]}, "sentence 1 is numbered 2: the sentences are numbered 1 … in order"),
         ({"sentences": (Sentence(1, ("犬",) * 7, (1,) * 7),)}, "word 0 '犬' has id 1, the vocabulary says 0"),
@@ -79,7 +69,7 @@ def _second(**changes) -> Encoder:
 )
 def test_a_model_that_contradicts_itself_is_an_error_naming_what(changes, message) -> None:
     with pytest.raises(ValueError, match=message):
-        _second(**changes)
+        replace(SECOND, **changes)
 
 
 def test_sentences_over_a_vocabulary_name_the_unknown_word() -> None:
@@ -114,13 +104,17 @@ def _math_modules() -> list[Path]:
 def test_no_module_but_the_preset_reads_a_preset_from_a_global() -> None:
     """Outside preset.py, the math layer imports from it only the model value (a default argument), never a
     constant, and no module-level name is computed from that value."""
-    for path in _math_modules():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.module == "preset":
-                assert [a.name for a in node.names] == ["ENCODER"], f"{path.name} imports {ast.unparse(node)}"
-            if isinstance(node, ast.Import | ast.ImportFrom):
-                assert "preset" not in [a.name for a in node.names], f"{path.name}: {ast.unparse(node)}"
-            if isinstance(node, ast.Assign | ast.AnnAssign):
-                names = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)} if node.value else set()
-                assert "ENCODER" not in names, f"{path.name}:{node.lineno}: {ast.unparse(node)}"
+    assert [problem for path in _math_modules() for problem in _preset_globals(path)] == []
+
+
+def _preset_globals(path: Path) -> list[str]:
+    problems = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        imported = [a.name for a in node.names] if isinstance(node, ast.Import | ast.ImportFrom) else []
+        from_preset = isinstance(node, ast.ImportFrom) and node.module == "preset"
+        if (from_preset and imported != ["ENCODER"]) or "preset" in imported:
+            problems.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            if any(isinstance(n, ast.Name) and n.id == "ENCODER" for n in ast.walk(node.value)):
+                problems.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    return problems

@@ -88,7 +88,7 @@ def test_the_panel_readout_is_the_chapters_sweep_at_its_d_k():
         (lambda: sizes.step("X", "Y"), r"no step 'X' → 'Y'"),
         (lambda: attention.embedding_rows("both"), r"side must be 'input' or 'output', got 'both'"),
         (lambda: attention.ln1_term_sum("all"), r"term must be one of"),
-        (lambda: output_ffn.nonzero_rows("d_W1"), r"d_W1 has shape \(16, 32\): its first axis is not the T = 5"),
+        (lambda: output_ffn.nonzero_rows("W1"), r"∂L/∂W1 has shape \(16, 32\): its first axis is not the T = 5"),
         (lambda: lab.named("final"), r"which must be 'learned' or 'initial', got 'final'"),
         (lambda: lab.training_sentence_like("これ は 大きい 猫 です", 0), r"no example sentence matches"),
     ],

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from transformer_math import SENTENCES, build_preset, forward, ops, preset, preset_trace
-from transformer_math import derivations as dv
+from transformer_math import SENTENCES, forward, ops, preset, preset_trace, relations
 from transformer_pages import tryit as mp
 from transformer_pages.notes import attention as notes_attention
 from transformer_pages.notes import ffn as notes_ffn
@@ -75,20 +74,20 @@ def test_pe_curves_are_the_encoding() -> None:
         np.testing.assert_allclose(curve.sin[at_integers], table[idx, 2 * curve.i], atol=1e-12)
 
 
-# ------------------------------------------------------------ the explorer: relations, detectors, derivations
+# ------------------------------------------------------------ the explorer: relations and detectors against the notes
 
 
 @pytest.mark.parametrize("sentence", SENTENCES, ids=lambda s: f"s{s.number}")
 def test_intended_relations_are_the_preset_relations(sentence) -> None:
     """The rule (query category of a bond → a noun) gives exactly the relations PRESET.md lists."""
-    relations = mp.intended_relations(sentence.token_ids)
-    found = [(sentence.words[i], sentence.words[j], preset.BONDS[b].head) for b, i, j in relations]
+    intended = relations.intended_relations(sentence.token_ids)
+    found = [(sentence.words[i], sentence.words[j], preset.BONDS[b].head) for b, i, j in intended]
     assert found == [(r.query, r.key, r.head) for r in sentence.relations]
 
 
 @pytest.mark.parametrize("sentence", SENTENCES, ids=lambda s: f"s{s.number}")
 def test_relation_outcomes_agree_with_the_notes_verdicts(sentence) -> None:
-    outcomes = mp.relation_outcomes(preset_trace(sentence.number))
+    outcomes = relations.relation_outcomes(preset_trace(sentence.number))
     verdicts = notes_attention.relation_verdicts(sentence.number)
     assert len(outcomes) == len(verdicts)
     for o, v in zip(outcomes, verdicts, strict=True):
@@ -101,42 +100,6 @@ def test_firing_detectors_are_the_notes_firings() -> None:
     for s in SENTENCES:
         fired = [(t, k) for t, k, _ in mp.firing_detectors(preset_trace(s.number))]
         assert fired == [(a.t, a.k) for a in notes_ffn.detector_attributions(s.number)]
-
-
-SWITCHES = [dict(zip(mp.SWITCHES, flags, strict=True)) for flags in np.ndindex(2, 2, 2)]
-
-
-@pytest.mark.parametrize("switches", [{k: bool(v) for k, v in s.items()} for s in SWITCHES], ids=str)
-def test_every_cell_derivation_recomputes_the_trace(switches) -> None:
-    """Two routes to one number: each derivation's value (from its own terms) is the trace's, on every stage."""
-    weights = preset.build_preset_with(bond0=1.7, single_bias=-0.8, eps=0.01)
-    trace = forward(weights, preset.sentence(6).token_ids, **switches)
-    for stage in mp.EXPLORER_STAGES:
-        array = getattr(trace, stage)
-        for idx in np.ndindex(*array.shape):
-            der = mp.derive_cell(trace, weights, stage, idx, **switches)
-            assert der.value == pytest.approx(array[idx], abs=1e-12), (stage, idx)
-            assert der.formula in mp.FORMULAS.values()
-            assert all(t.value != 0.0 for t in der.terms)
-
-
-def test_derivations_of_the_notes_stages_come_from_transformer_math() -> None:
-    trace, weights = preset_trace(2), build_preset()
-    for stage in dv.STAGES:
-        index = (1, 2, 3) if stage in mp.PER_HEAD_STAGES else (2, 3)
-        assert mp.derive_cell(trace, weights, stage, index) == dv.derive(trace, stage, index, weights)
-
-
-def test_switched_off_derivations_say_what_changed() -> None:
-    weights = build_preset()
-    unscaled = forward(weights, preset.sentence(1).token_ids, scale=False)
-    der = mp.derive_cell(unscaled, weights, "scores", (0, 2, 3), scale=False)
-    assert [q.name for q in der.intermediates] == ["d_k", "sum"] and der.value == der.intermediate("sum")
-    masked = forward(weights, preset.sentence(1).token_ids, causal=True)
-    der = mp.derive_cell(masked, weights, "attn", (0, 1, 3), causal=True)
-    assert der.value == 0.0 and der.n_zero_terms == 3 and len(der.terms) == 2  # keys 0 and 1 only
-    off = forward(weights, preset.sentence(1).token_ids, positions=False)
-    assert mp.derive_cell(off, weights, "X_pos", (2, 0), positions=False).value == 0.0
 
 
 def test_explore_and_outcome_are_the_explorer_settings() -> None:
@@ -169,8 +132,6 @@ def test_explorer_matrix_shapes() -> None:
         (lambda: mp.explore(mp.EXAMPLE, bond9=1.0), r"unknown setting\(s\) \['bond9'\]"),
         (lambda: mp.explore(mp.EXAMPLE, bond0=float("inf")), "knob bond0 must be a finite real number"),
         (lambda: mp.outcome(mp.EXAMPLE, 2), "relation must be 0 … 1"),
-        (lambda: mp.derive_cell(preset_trace(1), build_preset(), "attn", (0, 5, 0)), r"index\[1\] must be .* 0 … 4"),
-        (lambda: mp.derive_cell(preset_trace(1), build_preset(), "Q", (0, 0)), "index for Q must be a tuple of 3"),
         (lambda: mp.knob_range("bond3"), "knob must be one of"),
     ],
 )

@@ -64,18 +64,22 @@ def test_code_is_left_alone():
     assert render_checked_numbers(text, "x.md") == text
 
 
-def test_tooltip_css_shows_on_hover_and_focus_and_is_registered():
+def test_the_tooltip_is_made_on_demand_by_the_registered_script():
+    """No pseudo-element tooltip per number: the page's one tooltip reads the span's data, label first."""
     css = (REPO / "docs" / "assets" / "checked-numbers.css").read_text(encoding="utf-8")
-    assert ".checked-number:hover::after" in css and ".checked-number:focus::after" in css
-    assert 'content: attr(data-label) "\\A" attr(data-value) "\\A" attr(data-expr)' in css  # label first
+    assert "::after" not in css and "attr(data-" not in css
+    js = (REPO / "docs" / "assets" / "javascripts" / "tooltips.js").read_text(encoding="utf-8")
+    assert js.index("el.dataset.label") < js.index("el.dataset.value") < js.index("el.dataset.expr")
     config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    assert "assets/checked-numbers.css" in config and "assets/javascripts/checked-numbers.js" in config
+    for asset in ("assets/checked-numbers.css", "assets/tooltips.css", "assets/javascripts/tooltips.js"):
+        assert asset in config
+    assert "content.tooltips" not in config  # Material's per-element tooltips would mount on every term again
 
 
 def test_a_claim_renders_its_words_in_a_span_and_a_citation_as_a_link():
     text = "キー側は{{ どの文でも同じ if notes.qkv.keys_copy_the_noun_dimension() }}です [@vaswani2017, §3.5]。\n"
     out = render_checked_numbers(text, "nowhere.md", page_uri="chapter/01-overview.md")
-    assert '<span class="checked-number checked-claim" tabindex="0" data-label="計算して確かめている条件: ' in out
+    assert '<span class="checked-number checked-claim" tabindex="0" data-label="計算で確かめた条件: ' in out
     assert ">どの文でも同じ</span>" in out
     assert '[\\[1, §3.5\\]](../notes/10-references.md#ref-vaswani2017 "Vaswani et al. (2017) Attention Is All' in out
     html = _html(out)

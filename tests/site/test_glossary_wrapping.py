@@ -15,13 +15,13 @@ from transformer_site import glossary
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
-RESIDUAL = Term(
-    "残差接続", "ざんさせつぞく", ("残差接続", "残差"), "入力を出力に足し戻すつなぎ方。", "notes/05-layernorm1.md"
-)
-GELU = Term("GELU", "", ("GELU",), "なめらかな活性化関数。", "notes/06-ffn.md")
-HEAD = Term("ヘッド", "へっど", ("ヘッド",), "注意の計算の一つひとつ。", "notes/02-qkv.md")
-FIRING = Term("発火", "はっか", ("発火",), "出力がしきい値を超えること。", "notes/06-ffn.md")
-MATCHER = glossary.TermMatcher((RESIDUAL, GELU, HEAD, FIRING))
+RESIDUAL = Term("残差接続", "ざんさせつぞく", "residual connection", ("残差接続", "残差"),
+                "入力を出力に足し戻すつなぎ方。", "notes/05-layernorm1.md")  # fmt: skip
+GELU = Term("GELU", "", "Gaussian Error Linear Unit", ("GELU",), "なめらかな活性化関数。", "notes/06-ffn.md")
+HEAD = Term("ヘッド", "へっど", "attention head", ("ヘッド",), "注意の計算の一つひとつ。", "notes/02-qkv.md")
+FIRING = Term("発火", "はっか", "firing", ("発火",), "出力がしきい値を超えること。", "notes/06-ffn.md", site_only=True)
+KEY = Term("キー", "きー", "Key", ("キー",), "探される側のベクトル。", "notes/02-qkv.md", not_in=("Tab キー",))
+MATCHER = glossary.TermMatcher((RESIDUAL, GELU, HEAD, FIRING, KEY))
 
 
 def wrap(html: str) -> str:
@@ -38,21 +38,41 @@ def wrapped(html: str) -> list[str]:
 
 def test_the_table_has_no_problems():
     assert table.check_terms() == []
-    assert 25 <= len(table.TERMS) <= 40
+    assert 50 <= len(table.TERMS) <= 80
+
+
+def test_the_terms_an_exam_asks_for_are_there_with_their_english_names():
+    english = {t.headword: t.english for t in table.TERMS}
+    for headword in ("BERT", "GPT", "MLM", "NSP", "ドロップアウト", "ラベル平滑化", "自己回帰", "パディング"):
+        assert headword in english, headword
+    assert english["クエリ"] == "Query"
+    assert english["残差接続"] == "residual connection"
+    assert english["LayerNorm"] == "layer normalization"
+    assert all(t.english and t.english.isascii() for t in table.TERMS)
+
+
+def test_gelu_is_defined_by_the_normal_distribution_function():
+    gelu = next(t for t in table.TERMS if t.headword == "GELU")
+    assert "x·Φ(x)" in gelu.definition and "P(Z ≤ x)" in gelu.definition and "標準正規分布" in gelu.definition
+    assert "正である" not in gelu.definition
 
 
 def test_the_checks_name_what_is_wrong():
     bad = (
-        Term("勾配", "コウバイ", ("勾配",), "傾き。", "backprop/01-loss.md"),
-        Term("損失", "", ("損失",), "外れ具合。", "backprop/01-loss.md"),
-        Term("学習率", "がくしゅうりつ", ("勾配",), "0.001 くらいの倍率。", "chapter/07-training.md#"),
-    )
+        Term("勾配", "コウバイ", "gradient", ("勾配",), "傾き。", "backprop/01-loss.md"),
+        Term("損失", "", "loss", ("損失",), "外れ具合。", "backprop/01-loss.md"),
+        Term("学習率", "がくしゅうりつ", "learning rate", ("勾配",), "0.001 くらいの倍率。", "chapter/07-training.md#"),
+        Term("交差エントロピー", "こうさえんとろぴー", "", ("交差エントロピー",), "外れ具合。", "backprop/01-loss.md",
+             not_in=("相互情報量",)),
+    )  # fmt: skip
     problems = "\n".join(table.check_terms(bad))
     assert "'勾配': reading 'コウバイ' is not hiragana" in problems
     assert "'損失': a headword in Japanese needs a reading" in problems
     assert "'学習率': form '勾配' is also a form of '勾配'" in problems
     assert "'学習率': the definition quotes a number" in problems
     assert "'学習率': empty anchor" in problems
+    assert "'交差エントロピー': no English name" in problems
+    assert "'交差エントロピー': not_in phrase '相互情報量' contains none of its forms" in problems
 
 
 def test_every_term_links_to_a_page_of_the_docs():
@@ -68,7 +88,7 @@ def test_order_is_latin_a_to_z_then_kana_in_gojuon_order():
     assert ordered == (*latin, *kana)
     assert [t.headword.casefold() for t in latin] == sorted(t.headword.casefold() for t in latin)
     assert [t.reading for t in kana] == sorted(t.reading for t in kana)
-    assert [t.headword for t in kana[:3]] == ["位置エンコーディング", "意味の特徴", "ウォームアップ"]
+    assert [t.headword for t in kana[:3]] == ["位置埋め込み", "位置エンコーディング", "意味の特徴"]
 
 
 def test_keys_are_unique_and_usable_as_ids():
@@ -103,6 +123,12 @@ def test_latin_forms_match_whole_words_and_katakana_forms_whole_katakana_runs():
     assert wrapped("<p>各ヘッドの話。</p>") == ["ヘッド"]
 
 
+def test_a_form_inside_a_longer_word_of_another_meaning_is_not_the_term():
+    """「Tab キー」 is a key of the keyboard: the attention's キー is the next one written alone."""
+    assert wrapped("<p>Tab キーで移る。</p>") == []
+    assert wrapped("<p>Tab キーで移る。キーとクエリ。</p>") == ["キー"]
+
+
 @pytest.mark.parametrize(
     "inside",
     [
@@ -122,6 +148,7 @@ def test_latin_forms_match_whole_words_and_katakana_forms_whole_katakana_runs():
         '<div class="block-map"><span>{}</span></div>',
         "<svg><text>{}</text></svg>",
         "<abbr title='x'>{}</abbr>",
+        "<template><p>{}</p></template>",
     ],
 )
 def test_never_inside_headings_code_math_links_figures_header_cells_or_checked_numbers(inside):
@@ -146,14 +173,22 @@ def test_tags_and_attributes_are_copied_unchanged():
     assert re.sub(r"<abbr[^>]*>|</abbr>", "", out) == html  # remove the wrapping: the page is what it was
 
 
-def test_the_element_is_reachable_by_keyboard_and_says_the_definition():
+def test_the_element_is_reachable_by_keyboard_and_carries_the_name_and_the_definition():
+    """No title (the browser's own tooltip would repeat it): the page's tooltip reads data-name and data-def."""
     out = wrap("<p>発火する。</p>")
     assert out == (
-        '<p><abbr class="glossary-term" title="出力がしきい値を超えること。" tabindex="0" '
-        f'data-term="{FIRING.key}">発火</abbr>する。</p>'
+        f'<p><abbr class="glossary-term" tabindex="0" data-term="{FIRING.key}" data-name="発火 (firing)" '
+        f'data-def="出力がしきい値を超えること。 {glossary.SITE_ONLY}">発火</abbr>する。</p>'
     )
     other = wrap("<p>残差を足す。</p>")
-    assert 'title="残差接続: 入力を出力に足し戻すつなぎ方。"' in other  # another form: the headword leads
+    assert 'data-name="残差接続 (residual connection)"' in other  # another form: the headword leads
+    assert 'data-name="GELU (Gaussian Error Linear Unit)"' in wrap("<p>GELU</p>")
+
+
+def test_the_api_reference_and_the_glossary_itself_are_not_wrapped():
+    assert glossary.wraps_terms_on("notes/03-attention.md") and glossary.wraps_terms_on("index.md")
+    assert not glossary.wraps_terms_on("reference/api/transformer_math.md")
+    assert not glossary.wraps_terms_on(glossary.GLOSSARY_PAGE)
 
 
 def test_table_body_cells_and_list_items_are_prose():
@@ -172,6 +207,7 @@ def test_the_page_lists_every_term_in_order_with_its_link():
         link = glossary._relative(term.taught_at, glossary.GLOSSARY_PAGE)
         assert f"]({link})" in text, term.headword
     assert "](../notes/02-qkv.md#bond-3)" in text
+    assert '<span class="glossary__english" lang="en">Query</span>' in text
 
 
 def test_the_page_without_its_marker_is_reported(monkeypatch):

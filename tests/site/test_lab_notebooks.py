@@ -56,6 +56,18 @@ def test_the_readers_copy_has_bare_literals():
     assert lab_notebooks.plain_literals(text, "docs/x.md") == "損失は 4.72 から $L = 0.138$。"
 
 
+def test_a_citation_is_the_site_s_link_on_the_page_and_its_number_in_the_readers_copy():
+    from transformer_site import references
+
+    cited = references.citation_markdown("kingma2015", "Algorithm 1", "backprop/05-lab.md")
+    text, _ = lab_notebooks.site_markdown(f"Adam {cited} で $x$ を", set())
+    link = re.search(r'<a class="citation" href="([^"]+)" title="[^"]+">\[(\d+), Algorithm 1\]</a>', text)
+    assert link and link[1] == "../notes/10-references.md#ref-kingma2015", text
+    assert "arithmatex" in text and "{ .citation }" not in text and "\\[" not in text.split("<span")[0]
+    plain = lab_notebooks.plain_literals("Adam [@kingma2015, Algorithm 1] と [@he2016]。", "docs/x.md")
+    assert plain == f"Adam [{link[2]}, Algorithm 1] と [{references.data.number('he2016')}]。"
+
+
 def test_toc_tokens_nest_by_level():
     flat = [{"level": 1, "id": "a", "name": "A"}, {"level": 2, "id": "b", "name": "B"},
             {"level": 3, "id": "c", "name": "C"}, {"level": 2, "id": "d", "name": "D"}]  # fmt: skip

@@ -189,7 +189,7 @@ def test_links_point_to_the_site_and_the_setup_cell_installs_the_served_wheel():
 
 
 def test_a_page_that_needs_pytorch_and_the_pages_gets_them_in_its_setup_cell():
-    page = ROOT / "docs/notes/09-accuracy.md"
+    page = ROOT / "docs/appendix/how-this-site-checks.md"
     setup = page_notebook(page.read_text(encoding="utf-8"), _rel(page), ROOT, _site()).cells[1].source
     assert '%pip install -q "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu' in setup
     assert "transformer-anatomy[docs,figures] @" in setup  # the checked-number count reads the site's tools

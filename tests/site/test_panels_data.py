@@ -12,7 +12,7 @@ import pytest
 
 from transformer_figures.palette_data import palette_data
 from transformer_figures.plots import ColourScale
-from transformer_math import SENTENCES, build_preset, preset
+from transformer_math import SENTENCES, build_preset, derivations, preset
 from transformer_pages import tryit as mp
 from transformer_site import panels as sp
 from transformer_site.kernel_data import kernel_data
@@ -70,7 +70,7 @@ def test_explorer_data_offers_every_stage_knob_and_switch() -> None:
         assert knob["min"] <= knob["default"] <= knob["max"], knob
     assert [s["ids"] for s in data["sentences"]] == [s.token_ids.tolist() for s in SENTENCES]
     kinds = set(data["intermediate_tex"])
-    assert kinds <= set(mp.FORMULAS) and set(mp.EXPLORER_STAGES) <= kinds
+    assert kinds <= set(derivations.FORMULAS) and set(mp.EXPLORER_STAGES) <= kinds
 
 
 def test_palette_is_the_heat_tables_colour_maps() -> None:

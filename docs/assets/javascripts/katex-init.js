@@ -1,12 +1,20 @@
-/* Typeset the formulas that pymdownx.arithmatex (generic mode) leaves in the page.
+/* Typeset the formulas that are not typeset yet, and only those.
  *
- * arithmatex wraps inline math as <span class="arithmatex">\(…\)</span> and display math as
- * <div class="arithmatex">\[…\]</div>. We render exactly those elements, so a "$" in prose or code is never
- * touched. A formula KaTeX cannot parse is reported with console.error (the browser test fails on it) and
- * marked with the class "math-error" instead of silently showing red source text.
+ * The build typesets every formula of a page already (transformer_site.math_render: KaTeX's HTML and MathML, the
+ * element marked data-typeset="done"), so a page's first paint draws finished formulas and no script runs for
+ * them. What is left to do here is what a panel draws in the browser (docs/assets/panels.js calls
+ * window.tmTypeset): pymdownx.arithmatex's shape, <span class="arithmatex">\(…\)</span> or
+ * <div class="arithmatex">\[…\]</div>. KaTeX's script (assets/vendor/katex/katex.min.js) is loaded the first time
+ * such a formula appears (on a page with a panel, as soon as the page is there), not with every page. A formula KaTeX cannot parse is reported with console.error (the
+ * browser test fails on it) and marked with the class "math-error" instead of silently showing red source text.
  */
 (function () {
   "use strict";
+
+  var here = document.currentScript && document.currentScript.src;
+  var KATEX_SRC = here ? here.replace(/javascripts\/katex-init\.js(\?.*)?$/, "vendor/katex/katex.min.js") : null;
+  var loading = null; // the promise of KaTeX's script, once asked for
+  var waiting = []; // roots to typeset once it has loaded
 
   function stripDelimiters(text) {
     var t = text.trim();
@@ -20,10 +28,14 @@
     return t;
   }
 
-  function render(root) {
-    var nodes = root.querySelectorAll(".arithmatex");
+  function pending(root) {
+    return Array.prototype.filter.call(root.querySelectorAll(".arithmatex"), function (el) {
+      return el.dataset.typeset !== "done" && el.dataset.typeset !== "error";
+    });
+  }
+
+  function typesetNow(nodes) {
     nodes.forEach(function (el) {
-      if (el.dataset.typeset === "done") return;
       var display = el.tagName === "DIV";
       var tex = stripDelimiters(el.textContent);
       try {
@@ -32,7 +44,7 @@
           throwOnError: true,
           strict: "error",
           trust: false,
-          output: "htmlAndMathml", // MathML for screen readers, HTML for the eye
+          output: "htmlAndMathml", // MathML for screen readers, HTML for the eye (as the build's)
         });
         el.dataset.typeset = "done";
       } catch (err) {
@@ -43,12 +55,47 @@
     });
   }
 
-  // The one renderer of the site: the panels (docs/assets/panels.js) typeset what they draw through it too.
+  function loadKatex() {
+    if (!loading) {
+      loading = new Promise(function (resolve, reject) {
+        var script = document.createElement("script");
+        script.src = KATEX_SRC;
+        script.onload = resolve;
+        script.onerror = function () { reject(new Error("KaTeX could not be loaded from " + KATEX_SRC)); };
+        document.head.appendChild(script);
+      });
+      loading.then(function () {
+        var roots = waiting;
+        waiting = [];
+        roots.forEach(function (root) { typesetNow(pending(root)); });
+      }, function (err) { console.error(err.message); });
+    }
+    return loading;
+  }
+
+  function render(root) {
+    var nodes = pending(root || document.body);
+    if (!nodes.length) return;
+    if (typeof katex !== "undefined") {
+      typesetNow(nodes);
+    } else {
+      waiting.push(root || document.body);
+      loadKatex();
+    }
+  }
+
+  // The one renderer of the site: the panels (docs/assets/panels.js) typeset what they draw through it.
   window.tmTypeset = render;
 
+  // A page with a panel will typeset what the reader makes it draw: fetch KaTeX now, without waiting for it.
+  function prepare() {
+    render(document.body);
+    if (document.querySelector("[data-tm-panel]") && typeof katex === "undefined") loadKatex();
+  }
+
   if (typeof document$ !== "undefined") {
-    document$.subscribe(function () { render(document.body); });
+    document$.subscribe(prepare);
   } else {
-    document.addEventListener("DOMContentLoaded", function () { render(document.body); });
+    document.addEventListener("DOMContentLoaded", prepare);
   }
 })();

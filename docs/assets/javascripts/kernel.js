@@ -1,9 +1,10 @@
 /* The kernel: one Post-LN Transformer block, forward only, in plain JavaScript (float64: JS numbers).
  *
  * This is the only place where the browser computes. The test suite holds it equal to the Python of the site
- * (transformer_math.block.forward, tokenizer, derivations; transformer_pages.tryit), value by value within
- * 1e-12, on the eight example sentences and on seeded random inputs, knobs and weights (tests/kernel/).
- * Its weights, vocabulary and constants come from src at build time as data (load); none is typed in here.
+ * (transformer_math.block.forward, tokenizer, derivations, relations), value by value within
+ * 1e-12, on the eight example sentences, on seeded random inputs, knobs and weights, and on a second,
+ * differently sized model (tests/kernel/). Its weights, vocabulary and constants come from a model value of
+ * src at build time as data (load); none is typed in here.
  *
  * Names are the notes': X, W_Q, Q, scores, attn, head_out, Y, residual1, ln1_out, ffn_pre, ffn_h, ...
  * Layouts are BlockTrace's: Q, K, V, head_out [t][head][k]; scores, attn [head][i][j]; the rest [t][d].
@@ -311,8 +312,8 @@
     return ids;
   }
 
-  // ------------------------------------------------------------ derivations (mirror transformer_math.derivations
-  // and transformer_pages.tryit.derive_cell: the non-zero terms, the intermediates, the value from them)
+  // ------------------------------------------------------------ derivations (mirror transformer_math.derivations.derive:
+  // the non-zero terms, the intermediates, the value from them)
 
   function idx(list) {
     return list.join(",");
@@ -498,7 +499,7 @@
   }
 
   // ------------------------------------------------------------ what the explorer summarises
-  // (mirror transformer_pages.tryit.intended_relations, relation_outcomes and firing_detectors)
+  // (mirror transformer_math.relations.intended_relations, relation_outcomes and firing_detectors)
 
   function argmax(row) {
     var best = 0;

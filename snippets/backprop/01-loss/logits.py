@@ -23,7 +23,7 @@ assert abs(L - bw.masked_word_loss(W, tokens, p).loss) < 1e-12  # backward.py �
 print(
     figure_html(
         vocab_vectors_figure({"z": z, "softmax(z)": probs}, int(tokens[p]), signed=("z",)),
-        alt=f"文1 で 花 を隠したときの 16 語の logit z と確率 softmax(z)。正解 花 の列を枠で囲む。"
-        f"花 の確率は {probs[tokens[p]]:.5f}、最大は {preset.VOCAB[int(np.argmax(probs))]} の {probs.max():.3f}。",
+        alt=f"文1 で「花」を隠したときの 16 語の logit z と確率 softmax(z)。正解の「花」の列を枠で囲む。"
+        f"「花」の確率は {probs[tokens[p]]:.5f}、最大は {preset.VOCAB[int(np.argmax(probs))]} の {probs.max():.3f}。",
     )
 )

@@ -28,7 +28,8 @@ parts = {
 print(
     figure_html(
         row_terms_figure(parts, DIM_LABELS, "∂L/∂ln2_out[3] を語ごとの項に分ける (いちばん下が和)"),
-        alt=f"∂L/∂ln2_out[3] と、それを作る語ごとの項。花 の項は d0 名詞で {parts['∂L/∂z_花 · W_E[花]'][0]:+.2f}、"
-        f"です の項は d7 です で {parts['∂L/∂z_です · W_E[です]'][7]:+.2f}。",
+        alt="∂L/∂ln2_out[3] と、それを作る語ごとの項。"
+        f"「花」の項は d0 (名詞) で {parts['∂L/∂z_花 · W_E[花]'][0]:+.2f}、"
+        f"「です」の項は d7 (「です」の次元) で {parts['∂L/∂z_です · W_E[です]'][7]:+.2f}。",
     )
 )

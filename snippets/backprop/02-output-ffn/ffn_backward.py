@@ -7,7 +7,7 @@ from transformer_math import backward as bw
 from transformer_math.preset import NEURON_NAMES
 
 W = preset_weights()
-g = bw.preset_gradients(1, 3)  # 文1、花 を隠した例
+g = bw.preset_gradients(1, 3)  # 文1 で「花」を隠した例
 tr, p = g.loss.trace, 3
 
 d_ffn_out = g.d_residual2  # (T, d_model) residual2 = ln1_out + ffn_out なので、そのまま写る

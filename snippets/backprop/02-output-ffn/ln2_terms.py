@@ -7,7 +7,7 @@ from transformer_math import backward as bw
 from transformer_math import preset_weights
 
 W = preset_weights()
-g = bw.preset_gradients(1, 3)  # 文1、花 を隠した例
+g = bw.preset_gradients(1, 3)  # 文1 で「花」を隠した例
 p = 3
 x = g.loss.trace.residual2[p]  # (d_model,) LayerNorm 2 の入力の行
 d = x.shape[0]
@@ -31,7 +31,7 @@ rows = {
 }
 print(
     figure_html(
-        row_terms_figure(rows, DIM_LABELS, "LayerNorm 2 の逆伝播 (文1 の T3、花 を隠す)"),
+        row_terms_figure(rows, DIM_LABELS, "LayerNorm 2 の逆伝播 (文1 の T3、「花」を隠す)"),
         alt=f"LayerNorm 2 の逆伝播の 3 つの項。平均の項はどの次元も {via_mean[0]:+.4f}。"
         f"行の和は 直接 {direct.sum():+.3f}、平均 {via_mean.sum():+.3f}、分散 {via_sigma.sum():+.3f}。",
     )

@@ -5,7 +5,7 @@ from transformer_figures.backprop_figs import row_terms_figure
 from transformer_figures.notes_attention_figs import DIM_LABELS
 from transformer_math import backward as bw
 
-g = bw.preset_gradients(1, 3)  # 文1、花 を隠した例
+g = bw.preset_gradients(1, 3)  # 文1 で「花」を隠した例
 p = 3
 skip = g.d_residual2[p]  # 残差の道: residual2 = ln1_out + ffn_out の ln1_out の項は、勾配をそのまま渡す
 through_ffn = g.d_ln1_out_ffn[p]  # FFN を通ってきた分 (∂L/∂ffn_pre · W1ᵀ)

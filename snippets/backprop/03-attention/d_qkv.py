@@ -7,7 +7,7 @@ from transformer_math import ops, preset_weights
 from transformer_math.preset import SENTENCES
 
 W = preset_weights()
-g = bw.preset_gradients(1, 3)  # 文1、花 を隠した例
+g = bw.preset_gradients(1, 3)  # 文1 で「花」を隠した例
 tr = g.loss.trace
 q, k = tr.Q.transpose(1, 0, 2), tr.K.transpose(1, 0, 2)  # (h, T, d_k)
 d_k = q.shape[-1]

@@ -4,7 +4,7 @@ from transformer_figures import table_html
 from transformer_math import backward as bw
 from transformer_math.preset import VOCAB
 
-g = bw.preset_gradients(1, 3)  # 文1、花 を隠した例
+g = bw.preset_gradients(1, 3)  # 文1 で「花」を隠した例
 tokens, p = g.loss.tokens, 3
 
 d_W_E_input = np.zeros_like(g.d_W_E_output)  # (vocab, d_model)

@@ -7,7 +7,7 @@ from transformer_math import backward as bw
 from transformer_math import preset_weights
 
 W = preset_weights()
-g = bw.preset_gradients(1, 3)  # 文1、花 を隠した例
+g = bw.preset_gradients(1, 3)  # 文1 で「花」を隠した例
 tr, p = g.loss.trace, 3
 
 ln1 = bw.layer_norm_backward(tr.residual1, W.ln1_gamma, W.eps, g.d_ln1_out)  # 逆伝播 2 と同じ 3 つの項

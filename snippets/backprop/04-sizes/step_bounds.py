@@ -24,4 +24,4 @@ for s in sizes.steps():  # 残りの段の上限も同じように、その段�
                  f"{ratio:.3f}", f"{s.bound:.3f}"])  # fmt: skip
 
 print(table_html(["段", "ヤコビアン", "‖前‖", "‖後‖", "比 ‖後‖/‖前‖", "上限 ‖J‖₂"], rows,
-                 caption="文1、花 を隠した例の T3 の行 (ヘッドごとの段はヘッドごと)"))  # fmt: skip
+                 caption="文1 で「花」を隠した例の T3 の行 (ヘッドごとの段はヘッドごと)"))  # fmt: skip

@@ -19,13 +19,13 @@ assert (T, d_model, h, d_k, d_ff, vocab_size) == (
     preset.VOCAB_SIZE,
 )
 rows = [
-    ["T", str(T), "入力トークン数 (固定長)", "trace.X.shape[0]"],
-    ["d_model", str(d_model), "埋め込み次元 (1 トークンのベクトルの長さ)", "W_E.shape[1]"],
-    ["h", str(h), "注意機構のヘッドの数", "weights.n_heads"],
-    ["d_k", str(d_k), "1 ヘッドあたりの Q/K/V の幅 = d_model / h", "W_Q.shape[1] // h"],
-    ["d_ff", str(d_ff), "FFN 中間層の次元", "W1.shape[1]"],
-    ["vocabSize", str(vocab_size), "語彙の大きさ", "W_E.shape[0]"],
-    ["ε", f"{weights.eps:.0e}".replace("e-0", "e-"), "LayerNorm の分母に足す小さな数", "weights.eps"],
+    ["T", str(T), "入力トークン数 (固定長)", "X の行の数"],
+    ["d_model", str(d_model), "埋め込み次元 (1 トークンのベクトルの長さ)", "W_E の列の数"],
+    ["h", str(h), "注意機構のヘッドの数", "重みに記録したヘッドの数"],
+    ["d_k", str(d_k), "1 ヘッドあたりの Q/K/V の幅 = d_model / h", "W_Q の列の数 ÷ h"],
+    ["d_ff", str(d_ff), "FFN の中間層の次元", "W1 の列の数"],
+    ["vocabSize", str(vocab_size), "語彙の大きさ", "W_E の行の数"],
+    ["ε", f"{weights.eps:.0e}".replace("e-0", "e-"), "LayerNorm の分母に足す小さな数", "重みに記録した ε"],
 ]
 
 print(table_html(["記号", "値", "意味", "どこから読むか"], rows))

@@ -36,13 +36,14 @@ def uniform_jacobian_norm() -> float:
     return float(np.linalg.norm(bw.softmax_jacobian(np.full(preset.T, 1.0 / preset.T)), 2))
 
 
-def max_abs_row_sum(name: str) -> float:
-    """The largest |Σ_j| over the rows of ``d_scores`` or of a Jacobian (each sums to 0 in exact math)."""
-    if name == "d_scores":
-        return float(np.abs(grads().d_scores.sum(axis=-1)).max())
-    if name == "jacobian":
-        return max(float(np.abs(jacobian(h).sum(axis=-1)).max()) for h in range(preset.N_HEADS))
-    raise ValueError(f"name must be 'd_scores' or 'jacobian', got {name!r}")
+def jacobian_max_row_sum() -> float:
+    """The largest |Σ_j| over the rows of both heads' Jacobians (each row sums to 0 in exact math)."""
+    return max(float(np.abs(jacobian(h).sum(axis=-1)).max()) for h in range(preset.N_HEADS))
+
+
+def d_scores_max_row_sum() -> float:
+    """The largest |Σ_j ∂L/∂scores[·, i, j]| over every row of both heads (0 in exact math)."""
+    return float(np.abs(grads().d_scores.sum(axis=-1)).max())
 
 
 def d_scores_ratio(head: int) -> float:
@@ -52,8 +53,16 @@ def d_scores_ratio(head: int) -> float:
 
 
 def row_norms(name: str) -> np.ndarray:
-    """‖row t‖ of a (T, …) gradient for each position t, (T,)."""
-    value = getattr(grads(), name)
+    """‖row t‖ of ∂L/∂``name`` (a (T, …) gradient; ``name`` is the forward value's symbol) for each t, (T,)."""
+    return _norms_by_position(getattr(grads(), f"d_{name}"))
+
+
+def skip_path_norms() -> np.ndarray:
+    """‖row t‖ of the residual path's share of ∂L/∂X (∂L/∂residual1 passed straight to X), (T,)."""
+    return _norms_by_position(grads().d_X_skip)
+
+
+def _norms_by_position(value: np.ndarray) -> np.ndarray:
     return np.linalg.norm(value.reshape(value.shape[0], -1), axis=1)
 
 
@@ -132,18 +141,21 @@ LABELS = {
     "attn_row()": "ヘッド{0} の T3 の attn の行",
     "jacobian_norm()": "ヘッド{0} の T3 の softmax のヤコビアンの ‖J‖₂",
     "uniform_jacobian_norm()": "均等な行の softmax のヤコビアンの ‖J‖₂",
-    "jacobian_diagonal()": "ヘッド{0} の T3 のヤコビアンの対角の「{1}」",
-    "max_abs_row_sum()": "「{0}」の各行の和の絶対値の最大",
+    "jacobian_diagonal()": "ヘッド{0} の T3 のヤコビアンの対角成分の {1}",
+    "jacobian_max_row_sum()": "softmax のヤコビアンの各行の和の絶対値の最大",
+    "d_scores_max_row_sum()": "∂L/∂scores の各行の和の絶対値の最大",
     "d_attn_constant_share()": "ヘッド{0} の ∂L/∂attn のうち平均の部分の割合",
     "d_scores_ratio()": "ヘッド{0} の ‖∂L/∂scores‖ ÷ ‖∂L/∂attn‖",
     "d_attn_term()": "∂L/∂attn[ヘッド{0}, T3, T{1}] の d{2} の項",
     "max_abs_d_concat_minus_d_Y()": "|∂L/∂concat − ∂L/∂Y| の最大",
     "ln1_term_sum()": "LayerNorm 1 の「{0}」の項の T3 の行和",
     "score_scale()": "スコアと Q, K の勾配の倍率 1/√d_k",
-    "nonzero_rows()": "勾配 {0} の 0 でない行の数",
+    "nonzero_rows()": "∂L/∂{0} の 0 でない行の数",
     "weight_rank()": "∂L/∂{0} の階数",
-    "row_norms()": "勾配 {0} の各行のノルム",
-    "row_norms()[]": "勾配 {0} の T{1} の行のノルム",
+    "row_norms()": "∂L/∂{0} の各行のノルム",
+    "row_norms()[]": "∂L/∂{0} の T{1} の行のノルム",
+    "skip_path_norms()": "残差の道から X に届く勾配の各行のノルム",
+    "skip_path_norms()[]": "残差の道から X に届く勾配の T{0} の行のノルム",
     "embedding_row()": "∂L/∂W_E[{0}] のノルム (「{1}」側)",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

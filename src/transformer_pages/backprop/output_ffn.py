@@ -20,17 +20,32 @@ def grads() -> bw.BlockGradients:
     return bw.preset_gradients(SENTENCE, POSITION)
 
 
+def gradient(name: str) -> np.ndarray:
+    """∂L/∂``name`` of the example, where ``name`` is the forward value's symbol (``ln2_out``, ``residual2``, …)."""
+    return getattr(grads(), f"d_{name}")
+
+
 def nonzero_rows(name: str) -> int:
-    """How many of the T rows (positions) of gradient ``name`` are not all zero."""
-    value = getattr(grads(), name)
+    """How many of the T rows (positions) of ∂L/∂``name`` are not all zero."""
+    value = gradient(name)
     if value.shape[0] != preset.T:
-        raise ValueError(f"{name} has shape {value.shape}: its first axis is not the T = {preset.T} positions")
+        raise ValueError(f"∂L/∂{name} has shape {value.shape}: its first axis is not the T = {preset.T} positions")
     return int(np.count_nonzero(np.abs(value.reshape(preset.T, -1)).sum(axis=1)))
 
 
 def row_norm(name: str, row: int = POSITION) -> float:
-    """‖row ``row`` of gradient ``name``‖ (the hidden row by default)."""
-    return float(np.linalg.norm(getattr(grads(), name)[row]))
+    """‖row ``row`` of ∂L/∂``name``‖ (the hidden row by default)."""
+    return float(np.linalg.norm(gradient(name)[row]))
+
+
+def ffn_path_norm() -> float:
+    """‖the FFN path's share of ∂L/∂ln1_out at the hidden row‖ (the skip path carries ∂L/∂residual2 itself)."""
+    return float(np.linalg.norm(grads().d_ln1_out_ffn[POSITION]))
+
+
+def ln2_beta_gradient_norm() -> float:
+    """‖∂L/∂β of LayerNorm 2‖: the sum over t of ∂L/∂ln2_out[t], here the hidden row's alone."""
+    return float(np.linalg.norm(grads().weight_gradient("ln2_beta")))
 
 
 def ln2_x_hat() -> np.ndarray:
@@ -77,6 +92,12 @@ def negative_slope_units() -> tuple[int, ...]:
     return tuple(int(k) for k in np.flatnonzero(gelu_prime()[:N_USED_UNITS] < 0))
 
 
+def positive_pre_units() -> tuple[int, ...]:
+    """The detectors (h0 … h15) whose ffn_pre is positive at the hidden row; every other one is negative there."""
+    pre = grads().loss.trace.ffn_pre[POSITION, :N_USED_UNITS]
+    return tuple(int(k) for k in np.flatnonzero(pre > 0))
+
+
 def n_firing() -> int:
     """Detectors that fire (ffn_h > 0.5) at the hidden row."""
     return int(np.sum(grads().loss.trace.ffn_h[POSITION] > preset.FIRING_THRESHOLD))
@@ -84,14 +105,14 @@ def n_firing() -> int:
 
 def gelu_pass_ratio() -> float:
     """‖∂L/∂ffn_pre‖ / ‖∂L/∂ffn_h‖ at the hidden row: how much of the gradient GELU′ lets through."""
-    return row_norm("d_ffn_pre") / row_norm("d_ffn_h")
+    return row_norm("ffn_pre") / row_norm("ffn_h")
 
 
 def relu_pass_ratio() -> float:
     """The same ratio had the FFN used ReLU (slope 1 where ffn_pre > 0, else 0) at the same ffn_pre."""
     g = grads()
     relu_slope = (g.loss.trace.ffn_pre[POSITION] > 0).astype(float)
-    return float(np.linalg.norm(g.d_ffn_h[POSITION] * relu_slope)) / row_norm("d_ffn_h")
+    return float(np.linalg.norm(g.d_ffn_h[POSITION] * relu_slope)) / row_norm("ffn_h")
 
 
 def skip_ffn_cosine() -> float:
@@ -138,8 +159,10 @@ LABELS = {
     "grads().d_ffn_h": "花を隠した例の ∂L/∂ffn_h",
     "grads().d_ffn_pre": "花を隠した例の ∂L/∂ffn_pre",
     "grads().loss.trace.ffn_pre": "花を隠した例の ffn_pre",
-    "nonzero_rows()": "勾配 {0} の 0 でない行の数",
-    "row_norm()": "勾配 {0} の行のノルム (既定は T3)",
+    "nonzero_rows()": "∂L/∂{0} の 0 でない行の数",
+    "row_norm()": "∂L/∂{0} の行のノルム (既定は T3)",
+    "ffn_path_norm()": "FFN の道を通って ln1_out に届く勾配のノルム (T3)",
+    "ln2_beta_gradient_norm()": "LayerNorm 2 の β の勾配のノルム",
     "ln2_sigma()": "LayerNorm 2 の T3 の行の σ",
     "ln2_term_sum()": "LayerNorm 2 の「{0}」の項の T3 の行和",
     "ln2_mean_term()": "LayerNorm 2 の平均の項の値 (T3 の行)",
@@ -148,6 +171,7 @@ LABELS = {
     "gelu_prime()[]": "T3 の h{0} の GELU′(ffn_pre)",
     "negative_slope_units()": "T3 で GELU′ が負の検出器 (h0〜h15)",
     "n_firing()": "T3 で発火している検出器の数",
+    "positive_pre_units()": "T3 で ffn_pre が正の検出器 (h0〜h15)",
     "gelu_pass_ratio()": "GELU を通った後と前の勾配のノルムの比",
     "skip_ffn_cosine()": "残差の道と FFN の道の勾配の余弦",
     "weight_rank()": "∂L/∂{0} の階数",

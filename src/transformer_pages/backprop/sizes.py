@@ -33,9 +33,16 @@ def all_norms() -> np.ndarray:
     return table
 
 
+def _column(stage: str) -> int:
+    """The column of :func:`all_norms` of ∂L/∂``stage`` (``stage``: the forward value's symbol, ``attn``, …)."""
+    if f"d_{stage}" not in STAGES:
+        raise ValueError(f"stage must be one of {[s[2:] for s in STAGES]}, got {stage!r}")
+    return STAGES.index(f"d_{stage}")
+
+
 def median_norm(stage: str) -> float:
-    """The median over the 40 examples of one stage's norm."""
-    return float(np.median(all_norms()[:, STAGES.index(stage)]))
+    """The median over the 40 examples of ‖∂L/∂``stage``‖."""
+    return float(np.median(all_norms()[:, _column(stage)]))
 
 
 def ratio(after: str, before: str) -> float:
@@ -45,7 +52,7 @@ def ratio(after: str, before: str) -> float:
 
 
 def _stage_norms(after: str, before: str) -> tuple[np.ndarray, np.ndarray]:
-    return all_norms()[:, STAGES.index(after)], all_norms()[:, STAGES.index(before)]
+    return all_norms()[:, _column(after)], all_norms()[:, _column(before)]
 
 
 def n_examples_shrinking(after: str, before: str) -> int:
@@ -124,29 +131,44 @@ def _norm(a: np.ndarray) -> float:
     return float(np.linalg.norm(a))
 
 
+TEXT = {
+    "ln_jacobian": "LayerNorm {0} のヤコビアン",
+    "gelu_diagonal": "GELU′ (対角)",
+    "softmax_jacobian": "softmax のヤコビアン",
+    "ffn_path": "{0} (FFN の道)",
+    "per_head": "{0} (ヘッド {1})",
+}
+"""The reader-facing words of the steps' table: what each step's Jacobian is, and how a stage is named."""
+
+
+def _per_head(stage: str, a: int) -> str:
+    return TEXT["per_head"].format(stage, a)
+
+
 def steps() -> tuple[Step, ...]:
     """The steps from ∂L/∂ln2_out to ∂L/∂Q on the hidden row (per head where the step is per head)."""
     g = bw.preset_gradients(SENTENCE, POSITION)
     tr, w, p = g.loss.trace, preset.preset_weights(), POSITION
-    two = lambda a: float(np.linalg.norm(a, 2))  # noqa: E731  spectral norm
+    two = lambda m: float(np.linalg.norm(m, 2))  # noqa: E731  spectral norm
     rows = [
-        Step("ln2_out", "residual2", "LayerNorm 2 のヤコビアン", _norm(g.d_ln2_out[p]), _norm(g.d_residual2[p]),
+        Step("ln2_out", "residual2", TEXT["ln_jacobian"].format(2), _norm(g.d_ln2_out[p]), _norm(g.d_residual2[p]),
              two(layer_norm_jacobian(2))),
         Step("residual2", "ffn_h", "W2ᵀ", _norm(g.d_residual2[p]), _norm(g.d_ffn_h[p]), two(w.W2)),
-        Step("ffn_h", "ffn_pre", "GELU′ (対角)", _norm(g.d_ffn_h[p]), _norm(g.d_ffn_pre[p]),
+        Step("ffn_h", "ffn_pre", TEXT["gelu_diagonal"], _norm(g.d_ffn_h[p]), _norm(g.d_ffn_pre[p]),
              float(np.abs(activations.gelu_derivative(tr.ffn_pre[p])).max())),
-        Step("ffn_pre", "ln1_out (FFN の道)", "W1ᵀ", _norm(g.d_ffn_pre[p]), _norm(g.d_ln1_out_ffn[p]), two(w.W1)),
-        Step("ln1_out", "residual1", "LayerNorm 1 のヤコビアン", _norm(g.d_ln1_out[p]), _norm(g.d_residual1[p]),
+        Step("ffn_pre", TEXT["ffn_path"].format("ln1_out"), "W1ᵀ", _norm(g.d_ffn_pre[p]), _norm(g.d_ln1_out_ffn[p]),
+             two(w.W1)),
+        Step("ln1_out", "residual1", TEXT["ln_jacobian"].format(1), _norm(g.d_ln1_out[p]), _norm(g.d_residual1[p]),
              two(layer_norm_jacobian(1))),
     ]  # fmt: skip
-    for h in range(w.n_heads):
-        V, K = tr.V[:, h], tr.K[:, h]  # (T, d_k)
+    for a in range(w.n_heads):
+        V, K = tr.V[:, a], tr.K[:, a]  # (T, d_k) of head a
         rows += [
-            Step(f"head_out (ヘッド {h})", f"attn (ヘッド {h})", "V", _norm(g.d_head_out[p, h]), _norm(g.d_attn[h, p]),
-                 two(V)),
-            Step(f"attn (ヘッド {h})", f"scores (ヘッド {h})", "softmax のヤコビアン", _norm(g.d_attn[h, p]),
-                 _norm(g.d_scores[h, p]), two(bw.softmax_jacobian(tr.attn[h, p]))),
-            Step(f"scores (ヘッド {h})", f"Q (ヘッド {h})", "K / √d_k", _norm(g.d_scores[h, p]), _norm(g.d_Q[p, h]),
+            Step(_per_head("head_out", a), _per_head("attn", a), "V", _norm(g.d_head_out[p, a]),
+                 _norm(g.d_attn[a, p]), two(V)),
+            Step(_per_head("attn", a), _per_head("scores", a), TEXT["softmax_jacobian"], _norm(g.d_attn[a, p]),
+                 _norm(g.d_scores[a, p]), two(bw.softmax_jacobian(tr.attn[a, p]))),
+            Step(_per_head("scores", a), _per_head("Q", a), "K / √d_k", _norm(g.d_scores[a, p]), _norm(g.d_Q[p, a]),
                  two(K) / np.sqrt(K.shape[1])),
         ]  # fmt: skip
     return tuple(rows)
@@ -173,9 +195,9 @@ so the bound leaves room while staying far below the tests' 1e-12)."""
 LABELS = {
     "n_examples()": "8 文 × 5 位置の例の数",
     "n_weights()": "ブロックの重み配列の数",
-    "median_norm()": "40 例での ‖{0}‖ の中央値",
-    "n_examples_shrinking()": "{1} → {0} でノルムが減った例の数",
-    "n_examples_growing()": "{1} → {0} でノルムが増えた例の数",
+    "median_norm()": "40 例での ‖∂L/∂{0}‖ の中央値",
+    "n_examples_shrinking()": "∂L/∂{1} → ∂L/∂{0} でノルムが減った例の数",
+    "n_examples_growing()": "∂L/∂{1} → ∂L/∂{0} でノルムが増えた例の数",
     "steps()": "T3 の行の連鎖律の段",
     "n_steps_within_bound()": "比が上限 ‖J‖₂ 以下の段の数",
     "step()": "{0} → {1} の段",

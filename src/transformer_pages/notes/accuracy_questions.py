@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from transformer_math import ops, preset_trace, preset_weights
+from transformer_math import ops, preset_trace
 from transformer_math.layernorm import layer_norm_unbiased
 from transformer_math.preset import D_MODEL, EPS
 
 from .. import which
+from . import accuracy
 
 
 def unbiased_ratio() -> float:
@@ -24,18 +23,14 @@ def unbiased_ratio_measured() -> float:
     return float(layer_norm_unbiased(trace.residual1, EPS)[3, 0] / ops.layer_norm(trace.residual1, eps=EPS)[3, 0])
 
 
-def copies_only() -> str:
-    """Why Q, K, V add no rounding of their own: every column of W_Q, W_K, W_V holds at most one nonzero, a 1."""
-    W = preset_weights()
-    matrices = (W.W_Q, W.W_K, W.W_V)
-    columns_copy = all(
-        np.count_nonzero(matrix[:, g]) <= 1 and set(matrix[:, g][matrix[:, g] != 0]) <= {1.0}
-        for matrix in matrices
-        for g in range(matrix.shape[1])
+def sum_order_cause() -> str:
+    """Why the two orders of 0.1 + 0.2 + 0.3 differ: every addition rounds correctly, where the rounding falls
+    depends on the order, and the result is the same every time it is computed."""
+    rounds = accuracy.every_addition_rounds_correctly() and accuracy.sum_left_first() != accuracy.sum_right_first()
+    repeatable = len({accuracy.sum_left_first() for _ in range(3)}) == 1
+    return which(
+        {"round": rounds, "wrong": not accuracy.every_addition_rounds_correctly(), "random": not repeatable}, True
     )
-    identity = all(np.array_equal(matrix, np.eye(len(matrix))) for matrix in matrices)
-    dense = all(np.all(matrix != 0) for matrix in matrices)
-    return which({"copy": columns_copy, "identity": identity, "dense": dense}, True)
 
 
 LABELS = {

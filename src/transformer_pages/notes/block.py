@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from transformer_math import counting, preset, preset_weights, rounding
+from transformer_math import counting, preset, preset_weights
 from transformer_math.attribution import forward_with_position_scale
 from transformer_math.preset import SENTENCES
 
@@ -44,9 +44,11 @@ def permutation_difference_max(position_scale: float) -> float:
     return max(permutation_difference(s.number, position_scale) for s in SENTENCES)
 
 
-def order_blindness_within(bound: int) -> int:
-    """:func:`permutation_difference_max` without W_P, in machine epsilons (quoted as a bound)."""
-    return rounding.eps_multiple_within(permutation_difference_max(0.0), bound)
+def general_formula_count() -> int:
+    """The general count for a block without attention biases: 4·d² (W_Q, W_K, W_V, W_O) + the FFN's weights and
+    biases + two LayerNorms' γ and β, at the preset's sizes."""
+    d, d_ff = preset.D_MODEL, preset.D_FF
+    return counting.attention_params(d, bias=False) + counting.ffn_params(d, d_ff) + 2 * counting.layer_norm_params(d)
 
 
 LABELS = {
@@ -54,7 +56,8 @@ LABELS = {
     "block_parameter_count()": "ブロックのパラメータの合計 (W_E を除く)",
     "block_nonzero_count()": "ブロックの 0 でないパラメータの数",
     "nonzero_share()": "ブロックの 0 でないパラメータの割合",
-    "order_blindness_within()": "W_P なしで語順を逆にした差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
+    "general_formula_count()": "attention にバイアスのないブロックの一般式のパラメータ数",
+    "permutation_difference_max()": "8 文で逆順にした ln2_out の差の最大 (W_P の倍率 {0})",
     "permutation_difference()": "文{0} を逆順にした ln2_out の差 (W_P の倍率 {1})",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

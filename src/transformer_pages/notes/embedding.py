@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from transformer_math import ops, positional, preset, preset_weights, rounding
+from transformer_math import ops, positional, preset, preset_weights
 from transformer_math.preset import D_MODEL, T
 
 
@@ -66,11 +66,6 @@ def rotation_error() -> float:
     return max(positional.pe_rotation_error(T - k, D_MODEL, (k,)) for k in range(1, T))
 
 
-def rotation_error_within(bound: int) -> int:
-    """:func:`rotation_error` in machine epsilons, quoted as the bound it stays under."""
-    return rounding.eps_multiple_within(rotation_error(), bound)
-
-
 LABELS = {
     "embedding_row_norm()": "W_E の「{0}」の行の長さ",
     "category_share()": "「{0}」の行の長さの 2 乗のうち品詞カテゴリの割合",
@@ -80,6 +75,6 @@ LABELS = {
     "pe_period_of_dim()": "W_P の次元 d{0} の周期",
     "pe_range()": "W_P の次元 d{0} が 5 位置のあいだに動く幅",
     "pe_max_move_from()": "W_P の d{0}〜d15 が位置 0 から動く幅の最大",
-    "rotation_error_within()": "回転の恒等式の誤差を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
+    "rotation_error()": "回転の恒等式の両辺の差の最大",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -99,10 +99,10 @@ class DetectorAttribution:
         """The table's label: 意味 (fires without W_P), 位置 (position-driven), or 意味＋位置 (needs W_P to cross
         the threshold, but W_E contributes more)."""
         if self.position_driven:
-            return "位置"
+            return TEXT["position"]
         if self.needs_position:
-            return "意味＋位置"
-        return "意味"
+            return TEXT["meaning_and_position"]
+        return TEXT["meaning"]
 
 
 # --8<-- [start:detector_attributions]
@@ -282,14 +282,14 @@ def needs_position_not_driven_units() -> tuple[int, ...]:
 
 
 def needs_position_not_driven_categories() -> tuple[str, ...]:
-    """The part of speech (preset.DIM_CATEGORY's name) of the words with a 意味＋位置 firing."""
+    """The part of speech (in Japanese, ``CATEGORY_WORDS``) of the words with a 意味＋位置 firing."""
     W = preset_weights()
     names = {d: name for name, d in preset.DIM_CATEGORY.items()}
     found = set()
     for a in all_detector_attributions():
         if a.needs_position and not a.position_driven:
             row = W.W_E[preset.WORD_ID[a.word]]
-            found.add(names[int(np.argmax(row[: len(names)]))])
+            found.add(CATEGORY_WORDS[names[int(np.argmax(row[: len(names)]))]])
     return tuple(sorted(found))
 
 
@@ -297,6 +297,15 @@ def word_is_noun(word: str) -> bool:
     """Does the word's own embedding carry the noun category (d0)?"""
     return bool(preset_weights().W_E[preset.WORD_ID[word], preset.DIM_CATEGORY["noun"]] > 0)
 
+
+TEXT = {"position": "位置", "meaning_and_position": "意味＋位置", "meaning": "意味"}
+"""The verdicts of a firing, as the page's tables and prose write them."""
+
+CATEGORY_WORDS = {
+    "noun": "名詞", "adjective": "形容詞", "pronoun": "指示詞・代名詞", "predicate": "述語",
+    "wa": "「は」", "ga": "「が」", "wo": "「を」", "desu": "「です」",
+}  # fmt: skip
+"""The parts of speech of preset.DIM_CATEGORY, as the page names them."""
 
 LABELS = {
     "GELU_THRESHOLD": "GELU が発火のしきい値 0.5 に届く ffn_pre",

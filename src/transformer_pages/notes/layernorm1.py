@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from transformer_math import layernorm, ops, preset, preset_trace, rounding
+from transformer_math import layernorm, ops, preset, preset_trace
 from transformer_math.block import BlockTrace
 from transformer_math.preset import D_MODEL, SENTENCES, T
 
@@ -54,16 +54,11 @@ def n_residual_keeps_own_category() -> int:
     )
 
 
-def mean_out_within(bound: int) -> int:
-    """:func:`max_abs_mean_out` in machine epsilons, quoted as the bound it stays under."""
-    return rounding.eps_multiple_within(max_abs_mean_out(), bound)
-
-
 LABELS = {
     "N_PAIRS": "sin と cos の組の数",
     "divisor()": "文1 の位置 {0} の √(σ² + ε)",
     "stat_range()": "8 文全体の「{0}」の (最小, 最大)",
-    "mean_out_within()": "LayerNorm 1 の後の平均を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
+    "max_abs_mean_out()": "LayerNorm 1 の後の各行の平均の絶対値の最大",
     "n_residual_keeps_own_category()": "残差ありのほうが自分の品詞の値が大きいトークンの数",
     "own_category_value()": "{0} の位置 {1} の自分の品詞の次元の LN 後の値 (残差 {2})",
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from transformer_math import layernorm, preset, preset_trace, rounding
+from transformer_math import layernorm, preset, preset_trace
 from transformer_math.preset import SENTENCES
 
 
@@ -26,15 +26,10 @@ def ffn_out_min() -> float:
     return min(float(preset_trace(s.number).ffn_out.min()) for s in SENTENCES)
 
 
-def mean_out_within(bound: int) -> int:
-    """:func:`max_abs_mean_out` in machine epsilons, quoted as the bound it stays under."""
-    return rounding.eps_multiple_within(max_abs_mean_out(), bound)
-
-
 LABELS = {
     "divisor()": "文3 の位置 {0} の LayerNorm 2 の √(σ² + ε)",
     "stat_range()": "8 文全体の LayerNorm 2 の「{0}」の (最小, 最大)",
     "ffn_out_min()": "8 文全体の ffn_out の最小",
-    "mean_out_within()": "LayerNorm 2 の後の平均を機械イプシロンの倍数で表した上限 (上限 {0} 倍)",
+    "max_abs_mean_out()": "LayerNorm 2 の後の各行の平均の絶対値の最大",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

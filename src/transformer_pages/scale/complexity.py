@@ -23,6 +23,11 @@ def qkv_projections(n_queries: int) -> int:
     return m["q_projection"] + m["k_projection"] + m["v_projection"]
 
 
+def q_projection(n_queries: int) -> int:
+    """Multiplies of the Q projection alone for n_queries query vectors (d = 512): n_queries · d²."""
+    return counting.attention_multiplies(n_queries, NOTES_N, NOTES_D)["q_projection"]
+
+
 SELF_QKV = qkv_projections(NOTES_N)
 CROSS_QKV = qkv_projections(1)
 """One new query of a decoder: its keys and values still cost n·d² each."""
@@ -46,6 +51,7 @@ LABELS = {
     "CONVS2S_K": "比べる畳み込みの幅 k",
     "HEADS_DOT": "h ヘッドの内積の掛け算の合計",
     "HEADS_PROJECTION": "h ヘッドの行列との積の掛け算の合計",
+    "q_projection()": "クエリ {0} 本の Q の射影の掛け算 (d = 512)",
     "SELF_QKV": "Self-Attention の Q, K, V の射影の掛け算",
     "CROSS_QKV": "1 語を生成するときの Cross-Attention の Q, K, V の射影の掛け算",
     "BLOCK": "n = 512 のブロック全体の掛け算",

@@ -1,9 +1,11 @@
 """Build integration: replace each token by what the reader sees, verifying it on the way.
 
 A checked number becomes its literal (in prose a focusable span whose tooltip leads with the number's Japanese
-label, then the full-precision value, then the expression); a checked claim becomes its words in the same kind
-of span (the tooltip says what is computed and that it holds); a marker becomes its literal; a citation becomes
-the link ``[1, §3.5]`` to its entry of §10, and an entry line of §10 the entry itself.
+label, then the full-precision value; the expression is one step further, behind a disclosure of the tooltip);
+a checked claim becomes its words in the same kind of span (the tooltip says what is computed and that it holds);
+a marker becomes its literal; a citation becomes the link ``[1, §3.5]`` to its entry of §10, and an entry line of
+§10 the entry itself. The span carries its tooltip as data (``data-label``, ``data-value``, ``data-expr``); the
+page's one tooltip is made from them on demand (``docs/assets/javascripts/tooltips.js``).
 
 The ``checked_numbers`` hook's ``on_page_markdown`` calls ``render_checked_numbers``. A stale or broken number
 is reported through ``transformer_site.failures`` (an error, shown with ``-q`` too, and the build fails at its
@@ -49,7 +51,7 @@ def _span(number: CheckedNumber, value: int | float | None, stale: bool) -> str:
 
     name = label(number.expression, claim=number.kind == "claim") or ""
     if number.kind == "claim":
-        shown_value = "成り立たない (ビルドは失敗しています)" if stale else "成り立つ (ビルドのたびに計算して確認)"
+        shown_value = "成り立たない" if stale else "成り立つ (計算して確かめた)"
         shown = html.escape(number.literal, quote=False)
         classes = "checked-number checked-claim"
     else:
@@ -57,11 +59,9 @@ def _span(number: CheckedNumber, value: int | float | None, stale: bool) -> str:
         shown = shown_literal(number)
         classes = "checked-number"
     classes += " checked-number--stale" if stale else ""
-    tooltip = " / ".join(part for part in (name, shown_value, number.expression) if part)
     return (
         f'<span class="{classes}" tabindex="0" data-label="{_attribute(name)}"'
-        f' data-value="{_attribute(shown_value)}" data-expr="{_attribute(number.expression)}"'
-        f' aria-description="{_attribute(tooltip)}">{shown}</span>'
+        f' data-value="{_attribute(shown_value)}" data-expr="{_attribute(number.expression)}">{shown}</span>'
     )
 
 

@@ -21,6 +21,6 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 def on_page_content(html: str, page, config, files) -> str:
     from transformer_site import glossary
 
-    if page.file.src_uri == glossary.GLOSSARY_PAGE:
+    if not glossary.wraps_terms_on(page.file.src_uri):
         return html
     return glossary.wrap_terms(html)

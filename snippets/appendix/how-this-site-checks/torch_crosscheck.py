@@ -10,7 +10,7 @@ if available:
     eps = rounding.MACHINE_EPSILON  # float64 の 1 付近の刻み幅
     rows = [[name, f"{diff:.1e}", f"{diff / eps:.1f}"] for name, diff in worst.items()]
     largest = torch_crosscheck.largest_difference()
-    # 本文 (§9) が述べる 2 つの上限を、ビルドのたびに確かめる
+    # この付録が述べる 2 つの上限を、ビルドのたびに確かめる
     assert all(worst[name] <= worst["X"] for name in ("Q", "K", "V")), "0/1 の射影が丸めを増やした"
     assert largest <= accuracy.CROSSCHECK_EPS_BOUND * eps, f"最大差 {largest:.1e} が本文の上限を超えた"
     assert largest <= torch_crosscheck.TOLERANCE  # テストと同じ許容値

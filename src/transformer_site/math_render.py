@@ -1,0 +1,96 @@
+"""Formulas typeset when the site is built, so that a reader's browser only draws them.
+
+pymdownx.arithmatex (generic mode) leaves each formula as ``<span class="arithmatex">\\(…\\)</span>`` (inline) or
+``<div class="arithmatex">\\[…\\]</div>`` (display). :func:`typeset_page` replaces the TeX inside each by KaTeX's
+HTML and MathML (MathML for screen readers, HTML for the eye) and marks the element ``data-typeset="done"``, as
+``docs/assets/javascripts/katex-init.js`` did in the browser before: the same KaTeX (the copy the site vendors,
+``docs/assets/vendor/katex/katex.min.js``), the same options, run in V8 through mini-racer. The page's first paint
+then shows finished formulas, with no script to run and nothing moving once the fonts are in; the browser loads
+KaTeX's script only where a panel typesets what it draws.
+
+A formula KaTeX cannot parse is a failure of the build (``transformer_site.failures``), named by its page and TeX.
+The search index is made from the page before this runs (Material's search plugin reads the content in
+``on_page_context``; the hook typesets in ``on_post_page``), so it keeps the TeX and not KaTeX's markup.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+from pathlib import Path
+
+KATEX = Path(__file__).resolve().parents[2] / "docs" / "assets" / "vendor" / "katex" / "katex.min.js"
+# KaTeX's options: those katex-init.js used in the browser (a site test holds the two equal).
+OPTIONS = {"throwOnError": True, "strict": "error", "trust": False, "output": "htmlAndMathml"}
+_FORMULA = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
+_DELIMITERS = (("\\(", "\\)"), ("\\[", "\\]"), ("$$", "$$"), ("$", "$"))
+_RENDER_ALL = """
+function tmRenderAll(items, options) {
+  return items.map(function (item) {
+    var opts = Object.assign({}, options, {displayMode: item[1]});
+    try { return [true, katex.renderToString(item[0], opts)]; }
+    catch (err) { return [false, String(err && err.message || err)]; }
+  });
+}
+"""
+
+
+class MathError(ValueError):
+    """A formula KaTeX cannot typeset."""
+
+
+def strip_delimiters(text: str) -> str:
+    """The TeX of a formula without the delimiters arithmatex kept around it."""
+    t = text.strip()
+    for opening, closing in _DELIMITERS:
+        if t.startswith(opening) and t.endswith(closing) and len(t) >= len(opening) + len(closing):
+            return t[len(opening) : len(t) - len(closing)]
+    return t
+
+
+@functools.cache
+def _context():
+    from py_mini_racer import MiniRacer
+
+    context = MiniRacer()
+    context.eval(KATEX.read_text(encoding="utf-8"))
+    context.eval(_RENDER_ALL)
+    return context
+
+
+@functools.lru_cache(maxsize=20000)
+def _typeset_one(tex: str, display: bool) -> str:
+    return _typeset_many(((tex, display),))[0]
+
+
+def _typeset_many(items: tuple[tuple[str, bool], ...]) -> list[str]:
+    results = _context().call("tmRenderAll", [list(item) for item in items], OPTIONS)
+    out = []
+    for (tex, _), (ok, text) in zip(items, results, strict=True):
+        if not ok:
+            raise MathError(f"KaTeX cannot typeset {tex!r}: {text}")
+        out.append(text)
+    return out
+
+
+def typeset(tex: str, display: bool) -> str:
+    """KaTeX's HTML for one formula (cached: many formulas repeat across pages)."""
+    return _typeset_one(tex, display)
+
+
+def typeset_page(page_html: str, where: str = "<page>") -> str:
+    """``page_html`` with every arithmatex formula typeset; a formula KaTeX rejects is reported as a failure."""
+    from transformer_site import failures
+
+    def one(m: re.Match) -> str:
+        tag, body = m.group(1), m.group(2)
+        tex = strip_delimiters(html.unescape(body))
+        try:
+            rendered = typeset(tex, display=tag == "div")
+        except MathError as err:
+            failures.report(f"{where}: {err}")
+            return m.group(0)
+        return f'<{tag} class="arithmatex" data-typeset="done">{rendered}</{tag}>'
+
+    return _FORMULA.sub(one, page_html)

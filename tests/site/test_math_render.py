@@ -1,0 +1,44 @@
+"""Formulas typeset at build time (transformer_site.math_render): KaTeX's HTML in place of the TeX, marked typeset;
+a formula KaTeX rejects fails the build, named by page and TeX; the options are those the browser uses for what a
+panel draws (docs/assets/javascripts/katex-init.js)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from transformer_site import failures, math_render
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_inline_and_display_formulas_are_typeset_and_marked():
+    page = ('<p>値 <span class="arithmatex">\\(\\sqrt{d_k} &lt; 3\\)</span></p>\n'
+            '<div class="arithmatex">\\[QK^\\top\\]</div>')  # fmt: skip
+    out = math_render.typeset_page(page)
+    assert out.count('data-typeset="done"') == 2
+    inline, display = re.findall(r'<(span|div) class="arithmatex" data-typeset="done">(.*?)</\1>', out, re.S)[:2]
+    assert inline[1].startswith('<span class="katex"><span class="katex-mathml"><math')
+    assert "<annotation encoding=\"application/x-tex\">\\sqrt{d_k} &lt; 3</annotation>" in inline[1]  # unescaped TeX
+    assert display[1].startswith('<span class="katex-display">')
+    assert "\\(" not in out and "\\[" not in out
+
+
+def test_a_formula_katex_rejects_is_a_failure_of_the_build(monkeypatch):
+    reported: list[str] = []
+    monkeypatch.setattr(failures, "report", reported.append)
+    page = '<p><span class="arithmatex">\\(\\nosuchmacro x\\)</span></p>'
+    assert math_render.typeset_page(page, "docs/x.md") == page  # left as it was, and reported
+    assert len(reported) == 1 and reported[0].startswith("docs/x.md: KaTeX cannot typeset '\\\\nosuchmacro x'")
+
+
+def test_the_options_are_those_of_the_browser():
+    script = (REPO / "docs" / "assets" / "javascripts" / "katex-init.js").read_text(encoding="utf-8")
+    for name, value in math_render.OPTIONS.items():
+        shown = f'"{value}"' if isinstance(value, str) else str(value).lower()
+        assert f"{name}: {shown}" in script, name
+
+
+def test_delimiters_are_stripped():
+    assert math_render.strip_delimiters(" \\(x\\) ") == "x"
+    assert math_render.strip_delimiters("\\[x\\]") == "x" and math_render.strip_delimiters("$$x$$") == "x"
