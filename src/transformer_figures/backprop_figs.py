@@ -137,11 +137,12 @@ def sqrt_dk_figure(d_k: np.ndarray, measures: Mapping[str, tuple[np.ndarray, np.
 
 
 # ---------------------------------------------------------------------------------------------- the lab
-def loss_curve_figure(losses: np.ndarray, lr: np.ndarray, floor: float) -> Figure:
-    """The mean loss before each step (log scale) with the data's floor dashed, and the Noam rate below it."""
+def loss_curve_figure(losses: np.ndarray, lr: np.ndarray, floor: float, label: str = "40 例の平均損失") -> Figure:
+    """The mean loss before each step (log scale) with the data's floor dashed, and the Noam rate below it;
+    ``label`` names the loss (the lab's 40 examples by default)."""
     steps = np.arange(len(losses))
     fig, (top, bottom) = new_figure(6.0, 4.6, nrows=2, sharex=True, height_ratios=(2, 1))
-    top.plot(steps, losses, color=ACCENT[0], lw=2.0, label="40 例の平均損失")
+    top.plot(steps, losses, color=ACCENT[0], lw=2.0, label=label)
     top.axhline(floor, color=INK, lw=0.9, ls="--", label="このデータで到達できる最小値")
     top.set_yscale("log")
     top.set_ylabel("損失 L")

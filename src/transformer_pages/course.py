@@ -6,8 +6,9 @@ the index and the links between the tracks cannot disagree:
 - :data:`STAGES`: the block's stages in the order the forward pass runs, each with its page in the notes and in
   the chapter. A page declares its stage in its front matter (``stage: attention``); ``block`` means the page
   is about the whole block (no single stage).
-- :data:`TRACKS`: the reading orders (the worked model, the chapter, the sizes, the backward pass), each with
-  what it assumes.
+- :data:`TRACKS`: the reading orders (the worked model, the backward pass, the decoder, the chapter, the sizes),
+  each with what it assumes.
+- :data:`STAGE_EXTRAS`: pages of other tracks the large map also links from a stage (the decoder's).
 - :data:`COUNTERPARTS`: for each page, the page of the other track that covers the same idea.
 - :func:`reading_minutes`: how long a page takes, computed from its Markdown by one stated rule.
 """
@@ -77,6 +78,12 @@ TRACKS: tuple[Track, ...] = (
           "数学ノート §1〜§8 (順伝播の各段) と、偏微分の連鎖律。",
           tuple(f"backprop/{n}" for n in ("01-loss.md", "02-output-ffn.md", "03-attention.md", "04-sizes.md",
                                              "05-lab.md"))),
+    Track("decoder", "デコーダと生成: 文を作るモデル",
+          "数学ノート §1〜§8 (ブロックの順伝播)。逆伝播 1 (交差エントロピー) を読んでいると、"
+          "損失の話が分かりやすくなります。",
+          tuple(f"decoder/{n}" for n in ("01-masked-attention.md", "02-next-word.md", "03-decoding.md",
+                                            "04-kv-cache.md", "05-cross-attention.md", "06-additive-attention.md",
+                                            "07-tokenization.md"))),
     Track("chapter", "Transformer の章: モデル全体と設計の理由",
           "ベクトルと行列、softmax の形。ノートを先に読んでいれば式の意味がすぐ分かりますが、必須ではありません。",
           tuple(f"chapter/{n}" for n in ("01-overview.md", "02-attention-kinds.md", "03-multi-head.md",
@@ -109,7 +116,27 @@ COUNTERPARTS: tuple[tuple[str, str], ...] = (
     ("scale/02-complexity.md", "chapter/03-multi-head.md"),
     ("scale/03-pre-ln.md", "chapter/06-add-norm.md"),
     ("chapter/10-review.md", "chapter/01-overview.md"),
+    ("decoder/01-masked-attention.md", "chapter/02-attention-kinds.md"),
+    ("decoder/02-next-word.md", "backprop/01-loss.md"),
+    ("decoder/02-next-word.md", "chapter/09-bert-gpt.md"),
+    ("decoder/04-kv-cache.md", "scale/02-complexity.md"),
+    ("decoder/05-cross-attention.md", "chapter/02-attention-kinds.md"),
+    ("decoder/06-additive-attention.md", "notes/03-attention.md"),
+    ("decoder/07-tokenization.md", "notes/01-embedding.md"),
 )  # fmt: skip
+
+STAGE_EXTRAS: tuple[tuple[str, str, str], ...] = (
+    ("embed", "デコーダ", "decoder/07-tokenization.md"),
+    ("qkv", "デコーダ", "decoder/04-kv-cache.md"),
+    ("attention", "デコーダ", "decoder/01-masked-attention.md"),
+)
+"""(stage, link label, page): a page of another track that the large map links from that stage, beside its notes
+and chapter pages."""
+
+
+def stage_extras(key: str) -> tuple[tuple[str, str], ...]:
+    """(label, page) of every extra link of stage ``key`` on the large map."""
+    return tuple((label, page) for stage_key, label, page in STAGE_EXTRAS if stage_key == key)
 
 
 def counterparts(path: str) -> tuple[str, ...]:

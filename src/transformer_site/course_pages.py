@@ -130,7 +130,8 @@ def large_map(page, files) -> str:
     stages = [
         MapStage(
             s.key, s.label, _url(s.notes, page, files), does=s.does,
-            more=(("ノート", _url(s.notes, page, files)), ("章", _url(s.chapter, page, files))),
+            more=(("ノート", _url(s.notes, page, files)), ("章", _url(s.chapter, page, files)),
+                  *((label, _url(target, page, files)) for label, target in course.stage_extras(s.key))),
         )
         for s in course.STAGES
     ]  # fmt: skip

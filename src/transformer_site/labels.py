@@ -299,7 +299,7 @@ class _Labeller:
         """Find the longest labelled prefix of ``root.step.step…``; label the rest generically."""
         module_path, rest = root, steps
         table = MATH_LABELS
-        if root in ("notes", "chapter", "scale", "backprop") and steps and steps[0][0] == "attr":
+        if root in ("notes", "chapter", "scale", "backprop", "decoder") and steps and steps[0][0] == "attr":
             module_path, rest = f"{root}.{steps[0][1]}", steps[1:]
             table = _module_labels(module_path)
         elif root in ("tryit", "course"):  # top-level page modules (the explorer, the front page's course)

@@ -175,6 +175,7 @@ def test_the_exam_covers_every_point_of_the_review_list_and_the_training_setup_t
     points = ("sqrt_dk", "kinds", "mask", "heads", "pe_reason", "pe_formula", "ffn", "add_norm", "bert", "gpt",
               "complexity")  # the chapter's review list, one key per point  # fmt: skip
     assert set(points) <= set(per_topic)
+    assert {"decoding", "kv_cache", "cross_attention", "bpe"} <= set(per_topic)  # the decoder track's points
     for topic in bank.topics:
         assert re.search(r"\]\([^)]+\.md(#[\w-]+)?\)", topic.reread.text(read_page(EXAM).split("\n"))), topic.key
 

@@ -13,6 +13,7 @@ import numpy as np
 from transformer_math import (
     adam,
     attention,
+    bpe,
     counting,
     masking,
     ops,
@@ -27,6 +28,7 @@ from transformer_math.configs import TRANSFORMER_BASE as BASE
 from transformer_math.configs import TRANSFORMER_BIG as BIG
 
 from .. import which
+from ..decoder.tokenization_questions import FIGURE_1
 from .add_norm_questions import ln_placement_formula
 from .attention_kinds import CROSS_M, CROSS_N, cross, mask, scaling
 from .ffn import position_wise_gap
@@ -469,6 +471,44 @@ def gap_at_best() -> str:
     )
 
 
+# ----------------------------------------------------------------------------------------------------- BPE
+
+BPE_MERGES = 3
+"""The BPE question: merges learned on the corpus of the BPE paper's code before a new word is split."""
+BPE_WORD = "lowest"
+"""A word the corpus does not hold; its end is the one the first merges build."""
+BPE_SPLIT_OPTIONS = {
+    "split": ("l", "o", "w", "est</w>"),
+    "whole": ("lowest</w>",),
+    "chars": ("l", "o", "w", "e", "s", "t", "</w>"),
+    "low_est": ("low", "est</w>"),
+}
+"""What each option of the question claims: the symbols BPE_WORD is split into."""
+
+
+def bpe_exam_run() -> bpe.BPERun:
+    return bpe.learn([word for word, count in FIGURE_1.items() for _ in range(count)], BPE_MERGES)
+
+
+def bpe_unseen_split() -> str:
+    """How BPE_WORD is split by replaying the learned merges in order (BPE applied to a word it never saw)."""
+    return which(BPE_SPLIT_OPTIONS, bpe_exam_run().segment(BPE_WORD))
+
+
+def bpe_lo_count() -> int:
+    """How often l + o stands side by side in the corpus before any merge (low and lower)."""
+    run = bpe_exam_run()
+    return bpe.pair_counts(run.initial, run.counts)[("l", "o")]
+
+
+def bpe_merge_count() -> int:
+    """How often each of the BPE_MERGES merges was found when it was chosen (the same for all of them here)."""
+    counts = {step.count for step in bpe_exam_run().steps}
+    if len(counts) != 1:
+        raise ValueError(f"the merges were found {sorted(counts)} times: the question says they share one count")
+    return counts.pop()
+
+
 LABELS = {
     "score_std_theory()": "d_k = 64 の q·k の標準偏差 (理論値 √d_k)",
     "ONE_HEAD_D_K": "1 ヘッドで使うときの d_k (= d_model)",
@@ -524,5 +564,9 @@ LABELS = {
     "smoothed_other()": "語彙 10 語でのラベル平滑化の正解でない 1 語の目標",
     "smoothed_gap()": "平滑化した目標どおりの予測での、正解とほかの語のロジットの差",
     "half_peak_rise_step()": "ウォームアップ中に学習率がピークの半分になるステップ",
+    "BPE_MERGES": "BPE の問題で学ぶ併合の回数",
+    "bpe_unseen_split()": "3 回の併合で学んだ BPE が lowest を分ける記号",
+    "bpe_lo_count()": "BPE の原論文の例のコーパスで l + o が隣り合う回数",
+    "bpe_merge_count()": "BPE の原論文の例で最初の 3 回の併合の組がそれぞれ現れる回数",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

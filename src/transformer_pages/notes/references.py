@@ -47,6 +47,7 @@ REFERENCES: tuple[Reference, ...] = (
         locators={
             "Abstract": "Abstract",
             "§1": "Introduction",
+            "§3": "Model Architecture",
             "§3.1": "Encoder and Decoder Stacks",
             "§3.2.1": "Scaled Dot-Product Attention",
             "§3.2.2": "Multi-Head Attention",
@@ -156,7 +157,8 @@ REFERENCES: tuple[Reference, ...] = (
         "Language Models are Unsupervised Multitask Learners", "OpenAI (technical report)",
         "https://cdn.openai.com/better-language-models/language_models_are_unsupervised_multitask_learners.pdf",
         "PDF", "Radford et al.",
-        locators={"Abstract": "Abstract", "§2.3": "Model", "Table 2": "Architecture hyperparameters"},
+        locators={"Abstract": "Abstract", "§2.2": "Input Representation", "§2.3": "Model",
+                  "Table 2": "Architecture hyperparameters"},
         figures={"Table 2": (117,)},  # the smallest model, millions of parameters
     ),
     Reference(
@@ -179,6 +181,30 @@ REFERENCES: tuple[Reference, ...] = (
         "An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale", "ICLR 2021",
         "https://arxiv.org/abs/2010.11929", "arXiv", "Dosovitskiy et al.",
         locators={"§3.1": "Vision Transformer (ViT)"},
+    ),
+    Reference(
+        "bahdanau2015", "Bahdanau, D., Cho, K., Bengio, Y.", 2015,
+        "Neural Machine Translation by Jointly Learning to Align and Translate", "ICLR 2015",
+        "https://arxiv.org/abs/1409.0473", "arXiv", "Bahdanau et al.",
+        locators={"§3.1": "Decoder: General Description", "Appendix A.1.2": "Alignment Model"},
+    ),
+    Reference(
+        "holtzman2020", "Holtzman, A., Buys, J., Du, L., Forbes, M., Choi, Y.", 2020,
+        "The Curious Case of Neural Text Degeneration", "ICLR 2020", "https://arxiv.org/abs/1904.09751", "arXiv",
+        "Holtzman et al.",
+        locators={"Abstract": "Abstract", "§3.1": "Nucleus Sampling", "§3.2": "Top-k Sampling",
+                  "§3.3": "Sampling with Temperature"},
+    ),
+    Reference(
+        "sennrich2016", "Sennrich, R., Haddow, B., Birch, A.", 2016,
+        "Neural Machine Translation of Rare Words with Subword Units", "ACL 2016",
+        "https://arxiv.org/abs/1508.07909", "arXiv", "Sennrich et al.",
+        locators={"§3.2": "Byte Pair Encoding (BPE)", "Algorithm 1": "Learn BPE operations"},
+    ),
+    Reference(
+        "schuster2012", "Schuster, M., Nakajima, K.", 2012, "Japanese and Korean Voice Search", "ICASSP 2012",
+        "https://research.google/pubs/japanese-and-korean-voice-search/", "Google Research", "Schuster & Nakajima",
+        locators={"WordPieceModel": "WordPieceModel"},
     ),
 )
 # fmt: on
