@@ -83,14 +83,14 @@
     var head = el("thead");
     var hr = el("tr");
     hr.appendChild(el("td", { class: "k" }, "q ＼ k"));
-    for (var j = 0; j < n; j++) hr.appendChild(el("th", { scope: "col" }, "k" + (j + 1)));
+    for (var j = 0; j < n; j++) hr.appendChild(el("th", { scope: "col" }, "k" + j));
     head.appendChild(hr);
     table.appendChild(head);
     var body = el("tbody");
     var cells = [];
     for (var i = 0; i < n; i++) {
       var tr = el("tr");
-      tr.appendChild(el("th", { scope: "row" }, "q" + (i + 1)));
+      tr.appendChild(el("th", { scope: "row" }, "q" + i));
       var row = [];
       for (var jj = 0; jj < n; jj++) {
         var td = el("td");
