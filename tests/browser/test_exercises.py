@@ -34,7 +34,7 @@ from walk import in_views, open_page, probe, reading_context, readings
 
 pytestmark = pytest.mark.browser
 
-CONTENT = re.compile(r"^(notes|chapter|scale)/\d\d-(?!references/|review/)[^/]+/$")
+CONTENT = re.compile(r"^(notes|chapter|scale|decoder)/\d\d-(?!references/|review/)[^/]+/$")
 EXAM = "chapter/10-review/"
 PHONE = (390, "light")
 READER = "transformer-block-math:reader"
@@ -181,7 +181,7 @@ def _state(question) -> str | None:
 def test_every_question_gives_a_second_try_and_reads_every_fair_form_of_its_answer(page_walk, view):
     pages = [(path, answered) for path, answered in readings(page_walk, _ANSWER_ALL, *view)
              if CONTENT.match(path) or path == EXAM]  # fmt: skip
-    assert len(pages) >= 23, [path for path, _ in pages]
+    assert len(pages) >= 30, [path for path, _ in pages]
     counts, problems, forms = {}, [], Counter()
     for path, answered in pages:
         counts[path] = len(answered)
