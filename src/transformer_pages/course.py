@@ -71,9 +71,9 @@ class Track:
 TRACKS: tuple[Track, ...] = (
     Track("notes", "数学ノート: 小さなモデルを手で追う",
           "行列の積と、ベクトルの内積が計算できること。Transformer の予備知識は要りません。",
-          tuple(f"notes/{n}" for n in ("00-notation.md", "01-embedding.md", "02-qkv.md", "03-attention.md",
-                                          "04-concat.md", "05-layernorm1.md", "06-ffn.md", "07-layernorm2.md",
-                                          "08-block.md", "09-accuracy.md"))),
+          tuple(f"notes/{n}" for n in ("intuition.md", "00-notation.md", "01-embedding.md", "02-qkv.md",
+                                          "03-attention.md", "04-concat.md", "05-layernorm1.md", "06-ffn.md",
+                                          "07-layernorm2.md", "08-block.md", "09-accuracy.md"))),
     Track("backprop", "逆伝播と学習: ノートの続き",
           "数学ノート §1〜§8 (順伝播の各段) と、偏微分の連鎖律。",
           tuple(f"backprop/{n}" for n in ("01-loss.md", "02-output-ffn.md", "03-attention.md", "04-sizes.md",
@@ -104,6 +104,7 @@ def track_of(path: str) -> Track | None:
 # notes' quantities come from. Each pair is listed once and read both ways (``counterparts``).
 COUNTERPARTS: tuple[tuple[str, str], ...] = (
     *dict.fromkeys((s.notes, s.chapter) for s in STAGES),
+    ("notes/intuition.md", "chapter/01-overview.md"),
     ("notes/00-notation.md", "chapter/01-overview.md"),
     ("notes/08-block.md", "chapter/01-overview.md"),
     ("notes/03-attention.md", "chapter/08-why-self-attention.md"),

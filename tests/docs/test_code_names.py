@@ -191,6 +191,50 @@ def test_the_lint_fails_on_a_code_name_once_enforced(monkeypatch):
     assert lint_text(page, LESSON) == []
 
 
+def test_the_rule_is_enforced():
+    assert code_names.ENFORCED, "every lesson page is clean: the lint fails on a code name"
+
+
+PLANTED = {  # one name planted in each kind of text a lesson's reader sees, and where the lint must report it
+    "prose": ("前\n値は counting.block_params です。\n", 2, "counting.block_params", "prose"),
+    "alt text": ('前\n<img alt="図は snippets/notes/x.py が描く">\n', 2, "snippets/notes/x.py", "an alt text"),
+    "claim": ("前\n{{ どの文でも ops.gelu で if 1 == 1 }}\n", 2, "ops.gelu", "a checked claim's words"),
+    "question text": (QUESTION, 4, "ops.split_heads", "prose"),
+    "option explanation": (QUESTION, 8, "derive_ln1", "prose"),
+    "hint": (QUESTION, 11, "F.layer_norm", "prose"),
+    "question explanation": (QUESTION, 14, "tests/math/test_block_vs_torch.py", "prose"),
+}
+
+
+@pytest.mark.parametrize("kind", PLANTED)
+def test_the_lint_fails_on_a_name_planted_in_each_kind_of_text(kind):
+    page, line, name, where = PLANTED[kind]
+    messages = [str(p) for p in lint_text(page, LESSON)]
+    assert f"{LESSON}:{line}: code name {name!r}" in "\n".join(messages)
+    assert any(m.startswith(f"{LESSON}:{line}: code name {name!r}") and f" in {where}" in m for m in messages)
+
+
+def test_the_lint_fails_on_a_name_planted_in_a_tooltip_label(monkeypatch):
+    monkeypatch.setitem(labels.MATH_LABELS, "preset.T", "1 文のトークン数 (preset_T)")
+    labels.label.cache_clear()
+    try:
+        messages = [str(p) for p in lint_text("前\nT は {{ 5 = preset.T }} です。\n", LESSON)]
+    finally:
+        labels.label.cache_clear()
+    assert any(m.startswith(f"{LESSON}:2: code name 'preset_T' (an identifier) in a tooltip label") for m in messages)
+
+
+def test_the_lint_fails_on_a_name_planted_in_a_caption(tmp_path, monkeypatch):
+    _lesson_with_a_table(tmp_path, caption="derive_ln1 の表")
+    monkeypatch.setenv("TRANSFORMER_FIGURE_CACHE", "off")
+    result = subprocess.run(
+        [sys.executable, "-m", "transformer_site.checked", "lint", "--figures", "docs"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stdout.startswith("docs/notes/x.md:3: code name 'derive_ln1' (an identifier) in a caption")
+
+
 def test_the_report_lists_every_name_at_page_and_line(tmp_path):
     lesson = tmp_path / "docs" / "notes" / "x.md"
     lesson.parent.mkdir(parents=True)
@@ -205,20 +249,26 @@ def test_the_report_lists_every_name_at_page_and_line(tmp_path):
 
 
 def test_the_lint_runs_a_lesson_pages_blocks_with_figures(tmp_path, monkeypatch):
-    snippet = tmp_path / "snippets" / "notes" / "x" / "table.py"
-    snippet.parent.mkdir(parents=True)
-    snippet.write_text(
-        'from transformer_figures import table_html\n\nprint(table_html(["a"], [["1"]], caption="derive_ln1 の表"))\n',
-        encoding="utf-8",
-    )
-    lesson = tmp_path / "docs" / "notes" / "x.md"
-    lesson.parent.mkdir(parents=True)
-    lesson.write_text(
-        '# x\n\n```python exec="on" html="on"\n--8<-- "snippets/notes/x/table.py"\n```\n', encoding="utf-8"
-    )
+    _lesson_with_a_table(tmp_path, caption="derive_ln1 の表")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("TRANSFORMER_FIGURE_CACHE", "off")
     found = code_names.find(["docs"], figures=True)
     assert [str(c).split(": a lesson")[0] for c in found] == [
         "docs/notes/x.md:3: code name 'derive_ln1' (an identifier) in a caption"
     ]
+
+
+def _lesson_with_a_table(root, caption: str) -> None:
+    """A project at ``root`` with one lesson page, docs/notes/x.md, whose block (line 3) prints a table with
+    ``caption``."""
+    snippet = root / "snippets" / "notes" / "x" / "table.py"
+    snippet.parent.mkdir(parents=True)
+    snippet.write_text(
+        f'from transformer_figures import table_html\n\nprint(table_html(["a"], [["x"]], caption="{caption}"))\n',
+        encoding="utf-8",
+    )
+    lesson = root / "docs" / "notes" / "x.md"
+    lesson.parent.mkdir(parents=True)
+    lesson.write_text(
+        '# x\n\n```python exec="on" html="on"\n--8<-- "snippets/notes/x/table.py"\n```\n', encoding="utf-8"
+    )

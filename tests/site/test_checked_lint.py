@@ -11,7 +11,8 @@ from transformer_site.checked.lint import lint_text
 
 
 def _flagged(text: str) -> list[tuple[int, str]]:
-    return [(p.line, p.text) for p in lint_text(text, "docs/p.md")]
+    """The numbers the lint flags (code names are the code-name rule's, tests/docs/test_code_names.py)."""
+    return [(p.line, p.text) for p in lint_text(text, "docs/p.md") if not p.message.startswith("code name")]
 
 
 @pytest.mark.parametrize(

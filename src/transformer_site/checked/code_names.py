@@ -18,8 +18,8 @@ Lesson pages are every page but the reference pages, the API pages (``docs/refer
   --figures`` runs the blocks).
 
 Code blocks and source tabs keep their code: fenced code, math, HTML tags' names, link targets and comments are
-not read. ``ENFORCED`` says whether ``lint`` fails on a name (until every lesson page is clean, ``lint
---code-names`` lists them and exits 0).
+not read. ``ENFORCED`` says whether ``lint`` fails on a name (when False, ``lint --code-names`` lists them and
+exits 0).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from transformer_site.fences import fence_spans
 
 from .syntax import LineIndex, find_checked_numbers, scan
 
-ENFORCED = False  # True: `lint` fails on a code name in a lesson page (flip when `lint --code-names` finds none)
+ENFORCED = True  # `lint` fails on a code name in a lesson page (False: `lint --code-names` only lists them)
 
 NON_LESSON_DIRS = ("reference", "appendix")  # docs/reference/ (reference and API pages), docs/appendix/
 
