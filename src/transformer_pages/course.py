@@ -67,6 +67,11 @@ class Track:
     assumes: str  # what the reader should know before starting
     pages: tuple[str, ...]  # docs paths, in reading order
 
+    @property
+    def name(self) -> str:
+        """The track's short name (its title before the colon): what its start button on the index says."""
+        return self.title.split(":", 1)[0].strip()
+
 
 TRACKS: tuple[Track, ...] = (
     Track("notes", "数学ノート: 小さなモデルを手で追う",
