@@ -338,6 +338,17 @@
       while (fresh.firstChild) ui.summary.appendChild(fresh.firstChild);
     }
 
+    var VERDICT_WORD = { win: "勝ち", tie: "引き分け", lose: "負け" };
+    var VERDICT_CLASS = { win: "tm-win", tie: "tm-tie", lose: "tm-lose" };
+
+    // Who the intended key is measured against: the runner-up of a win, every key it ties with, the winner of a loss.
+    function rivalText(r, dec) {
+      if (r.verdict === "tie") {
+        return "並ぶのは " + r.tied_pos.map(word).join("、") + " の " + fmt(r.runner_up_weight, dec);
+      }
+      return (r.verdict === "win" ? "次点 " : "いちばん重いのは ") + word(r.runner_up_pos) + " の " + fmt(r.runner_up_weight, dec);
+    }
+
     function summaryInto(box) {
       var trace = current.trace, dec = data.summary_decimals;
       box.appendChild(el("h4", null, "結合が向ける関係（クエリ → キー）"));
@@ -348,17 +359,20 @@
         var list = el("ul", { "data-role": "relations" });
         relations.forEach(function (r) {
           var bond = data.bonds[r.bond];
-          var li = el("li", { "data-bond": r.bond, "data-query": r.query_pos, "data-key": r.key_pos, "data-wins": String(r.wins) });
+          var li = el("li", { "data-bond": r.bond, "data-query": r.query_pos, "data-key": r.key_pos,
+            "data-wins": String(r.wins), "data-verdict": r.verdict, "data-tied": r.tied_pos.join(",") });
           li.appendChild(el("strong", null, word(r.query_pos) + " → " + word(r.key_pos)));
           li.appendChild(document.createTextNode("、ヘッド " + r.head + "（結合 " + r.bond + " " + bond.name + "）: "));
-          li.appendChild(el("span", { class: r.wins ? "tm-win" : "tm-lose", "data-role": "verdict" }, r.wins ? "勝ち" : "負け"));
-          li.appendChild(document.createTextNode(
-            " — 重み " + fmt(r.weight, dec) + "、" + (r.wins ? "次点 " : "いちばん重いのは ") + word(r.runner_up_pos) +
-            " の " + fmt(r.runner_up_weight, dec) + "、差 "));
+          li.appendChild(el("span", { class: VERDICT_CLASS[r.verdict], "data-role": "verdict" }, VERDICT_WORD[r.verdict]));
+          li.appendChild(document.createTextNode(" — 重み " + fmt(r.weight, dec) + "、" + rivalText(r, dec) + "、差 "));
           li.appendChild(el("span", { "data-role": "margin" }, fmtSigned(r.margin, dec)));
           list.appendChild(li);
         });
         box.appendChild(list);
+        if (relations.some(function (r) { return r.verdict === "tie"; })) {
+          box.appendChild(el("p", { class: "tm-note", "data-role": "tie-rule" },
+            "重みの差が " + data.tie_tolerance + " 以下なら、表示の桁では見分けられないので引き分けとします。"));
+        }
       }
       box.appendChild(el("h4", null, "発火している検出器（ffn_h > " + data.firing_threshold + "）"));
       var fired = kernel.firingDetectors(trace);

@@ -14,7 +14,8 @@ Under the page's title the hook puts the small map (each stage a link to its pag
 chapter's map links to the chapter's pages), the page's reading time (``course.reading``, from the page's
 source, by the rule the index states) and links to the pages of the other tracks that cover the same idea
 (``course.counterparts``). On the index, the comment ``<!-- course: map -->`` is replaced by the large map and
-``<!-- course: path -->`` by the reading path: every track, what it assumes, its pages and their reading times.
+``<!-- course: path -->`` by the reading path: every track, what it assumes, its pages and their reading times;
+``<!-- course: start -->`` by the course's first screen: the block map and one start button per track with its length.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from transformer_pages import course
 _STAGE_LINE = re.compile(r"^stage\s*:", re.M)
 _PATH_MARKER = "<!-- course: path -->"
 _MAP_MARKER = "<!-- course: map -->"
+_START_MARKER = "<!-- course: start -->"
 _H1_END = re.compile(r"</h1>", re.I)
 
 
@@ -138,6 +140,26 @@ def large_map(page, files) -> str:
     return block_map_html(stages, None, large=True, title="ブロックの地図 (段を押すとその段のページへ)")
 
 
+def _minutes(target: str, files) -> int:
+    file = files.get_file_from_path(target)
+    return course.reading_minutes(Path(file.abs_src_path).read_text(encoding="utf-8")) if file else 0
+
+
+def start_html(page, files) -> str:
+    """The course's first screen: the block map, and one button per track to its first page, with the track's
+    reading time (the sum of its pages', as the reading path below adds them)."""
+    from transformer_figures.block_map import MapStage, block_map_html  # as in small_map
+    from transformer_figures.course_start import StartButton
+    from transformer_figures.course_start import start_html as buttons_html
+
+    stages = [MapStage(s.key, s.label, _url(s.notes, page, files)) for s in course.STAGES]
+    buttons = [
+        StartButton(t.key, t.name, _url(t.pages[0], page, files), sum(_minutes(p, files) for p in t.pages))
+        for t in course.TRACKS
+    ]
+    return block_map_html(stages, None) + buttons_html(buttons)
+
+
 def path_html(page, files) -> str:
     """Every track: its title, what it assumes, its pages in order with their reading times."""
     parts = ['<div class="course-path">']
@@ -145,8 +167,7 @@ def path_html(page, files) -> str:
         total = 0
         rows = []
         for target in track.pages:
-            file = files.get_file_from_path(target)
-            minutes = course.reading_minutes(Path(file.abs_src_path).read_text(encoding="utf-8")) if file else 0
+            minutes = _minutes(target, files)
             total += minutes
             rows.append(
                 f'<li><a href="{html.escape(_url(target, page, files))}">{html.escape(_title(target, files))}</a>'
@@ -168,6 +189,8 @@ def render(html_text: str, page, files) -> str:
     stage = page.meta.get("_course_stage")
     if stage:
         html_text = _insert_after_title(html_text, small_map(page, stage, files))
+    if _START_MARKER in html_text:
+        html_text = html_text.replace(_START_MARKER, start_html(page, files))
     if _MAP_MARKER in html_text:
         html_text = html_text.replace(_MAP_MARKER, large_map(page, files))
     if _PATH_MARKER in html_text:

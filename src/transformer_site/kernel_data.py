@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from transformer_math import ENCODER, Encoder, ops
+from transformer_math import ENCODER, Encoder, ops, relations
 from transformer_math.block import BlockWeights
 from transformer_math.decoder_model import BLOCK_WEIGHT_NAMES, Decoder, DecoderBlock
 from transformer_math.decoder_preset import decoder_preset
@@ -53,6 +53,7 @@ def kernel_data(model: Encoder = ENCODER) -> dict:
         "categories": list(model.categories),
         "bonds": [{"query_dim": b.query_dim, "key_dim": b.key_dim, "head": b.head} for b in model.bonds],
         "firing_threshold": model.firing_threshold,
+        "tie_tolerance": relations.TIE_TOLERANCE,
     }
 
 

@@ -35,14 +35,14 @@ import textwrap
 import time
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import nbformat
 from mkdocs.exceptions import PluginError
 
 from transformer_site.checked.syntax import find_checked_numbers
-from transformer_site.exercises import KINDS, Exercise, ExerciseError, find_exercises
+from transformer_site.exercises import KINDS, Exercise, ExerciseError, Option, find_exercises, served_orders
 from transformer_site.fences import INCLUDE, find_fences
 from transformer_site.notebooks_setup import (
     DISPLAY_IMPORT,
@@ -71,6 +71,7 @@ class Part:
     output: str = ""  # code: how the page shows what it prints ("html", "markdown" or "text")
     exercise: Exercise | None = None
     lines: tuple[str, ...] = ()  # exercise: the page's lines with checked numbers as literals
+    order: tuple[Option, ...] = ()  # exercise: its options in the order the page serves them
 
 
 def _literals(markdown: str, page: str) -> str:
@@ -130,14 +131,15 @@ def _prose_parts(prose: list[str], page: str, first_line: int) -> list[Part]:
     """A stretch of prose: Markdown parts, with each question block as a part of its own."""
     text = "\n".join(prose)
     try:
-        exercises, _ = find_exercises(text, page, first_line)
+        exercises, bank = find_exercises(text, page, first_line)
     except ExerciseError as exc:
         raise ValueError(str(exc)) from None
     literal_lines = tuple(_literals(text, page).split("\n"))
+    skip = range(bank.index, bank.end) if bank else range(0)  # the bank's controls are the page's
     parts, pos = [], 0
     for exercise in [*exercises, None]:
         until = exercise.start if exercise else len(prose)
-        chunk = "\n".join(line for line in literal_lines[pos:until] if not line.startswith("!!! exercise-bank"))
+        chunk = "\n".join(line for n, line in enumerate(literal_lines[pos:until], start=pos) if n not in skip)
         if chunk.strip():
             parts.append(Part("markdown", chunk.strip("\n")))
         if exercise is not None:
@@ -165,6 +167,9 @@ def split_page(markdown: str, page: str, root: Path = ROOT) -> list[Part]:
         parts.append(Part("code", _code_of(list(fence.body), page, fence.line + first_line - 1, root), output))
         i = fence.end + 1
     parts += _prose_parts(lines[i:], page, first_line + i)
+    questions = [n for n, part in enumerate(parts) if part.kind == "exercise"]
+    for n, order in zip(questions, served_orders([parts[n].exercise for n in questions]), strict=True):
+        parts[n] = replace(parts[n], order=order)  # the page's order: counted over the whole page
     return parts
 
 
@@ -193,22 +198,23 @@ def _exercise_cells(part: Part, number: int, page: str, site: SiteInfo | None) -
 
     question = [f"### 問 {number} ({KINDS[ex.kind]})", ""]
     question += [prose(section.text(lines)) + "\n" for section in ex.question]
-    letter = {o.key: chr(ord("A") + n) for n, o in enumerate(ex.options)}  # the page's keys are for the page
-    if ex.options:
-        question += [f"- ({letter[o.key]}) {prose(o.text(lines))}" for o in ex.options] + [""]
-        question.append("答えを A〜" + letter[ex.options[-1].key] + " から 1 つ選んでください。")
+    options = part.order or ex.options
+    letter = {o.key: chr(ord("A") + n) for n, o in enumerate(options)}  # the page's keys are for the page
+    if options:
+        question += [f"- ({letter[o.key]}) {prose(o.text(lines))}" for o in options] + [""]
+        question.append("答えを A〜" + letter[options[-1].key] + " から 1 つ選んでください。")
     else:
-        question.append(f"答えは{ex.precision}で求めてください。")
+        question.append(f"答えの形: {ex.form.words}")
     hint = f"<details><summary>ヒント</summary>\n\n{prose(ex.hint.text(lines))}\n\n</details>"
     if ex.kind == "number":
-        answer = f"答え: **{ex.answer_literal}**（{ex.precision}）"
+        answer = f"答え: **{ex.answer_literal}**（{ex.form.words}）"
     else:
         right = ex.option(ex.answer_literal)
         answer = f"答え: **({letter[right.key]}) {prose(right.text(lines))}**"
         if right.reason is not None:
             answer += "\n\n" + prose(right.reason.text(lines))
     body = [answer, prose(ex.solution.text(lines))]
-    wrong = [o for o in ex.options if o.key != ex.answer_literal]
+    wrong = [o for o in options if o.key != ex.answer_literal]
     if wrong:
         body.append("**ほかの選択肢が違う理由**\n\n" + "\n".join(
             f"- ({letter[o.key]}) {prose(o.text(lines))}: "

@@ -516,6 +516,13 @@
     return best;
   }
 
+  // "win" beyond the tie tolerance, "tie" within it, "lose" (mirror relations.verdict_of)
+  function verdictOf(margin) {
+    var tolerance = ensureLoaded().tie_tolerance;
+    if (margin > tolerance) return "win";
+    return margin >= -tolerance ? "tie" : "lose";
+  }
+
   function relations(trace) {
     var p = ensureLoaded();
     var categories = trace.tokens.map(function (id) { return p.categories[id]; });
@@ -529,9 +536,15 @@
           var others = row.slice();
           others[j] = -Infinity;
           var runner = argmax(others);
+          var margin = row[j] - row[runner], verdict = verdictOf(margin), tied = [];
+          if (verdict === "tie") {
+            var top = Math.max.apply(null, row);
+            row.forEach(function (w, k) { if (k !== j && w >= top - p.tie_tolerance) tied.push(k); });
+          }
           out.push({
             bond: b, head: bond.head, query_pos: i, key_pos: j, weight: row[j], winner_pos: argmax(row),
-            runner_up_pos: runner, runner_up_weight: row[runner], wins: argmax(row) === j, margin: row[j] - row[runner],
+            runner_up_pos: runner, runner_up_weight: row[runner], margin: margin, verdict: verdict,
+            wins: verdict === "win", tied_pos: tied,
           });
         });
       });
