@@ -271,17 +271,15 @@
       return params.toString();
     }
 
-    var urlTimer = null;
+    // The explorer's keys of the query: the other panels' keys stay as they are.
+    function ownKeys() {
+      return ["w", "stage", "cell"].concat(data.knobs.map(function (k) { return k.name; }), data.switches.map(function (sw) { return sw.name; }));
+    }
 
-    // Debounced: a dragged slider would otherwise call replaceState many times a second.
     function writeUrl() {
       var query = encode(state);
       ui.share.setAttribute("href", (query ? "?" + query : location.pathname) + "#" + root.id);
-      clearTimeout(urlTimer);
-      urlTimer = setTimeout(function () {
-        var url = location.pathname + (query ? "?" + query : "") + location.hash;
-        history.replaceState(history.state, "", url);
-      }, 150);
+      writeQuery(root.id, ownKeys, query);
     }
 
     function showMessage(node, text) {
@@ -340,6 +338,17 @@
       while (fresh.firstChild) ui.summary.appendChild(fresh.firstChild);
     }
 
+    var VERDICT_WORD = { win: "勝ち", tie: "引き分け", lose: "負け" };
+    var VERDICT_CLASS = { win: "tm-win", tie: "tm-tie", lose: "tm-lose" };
+
+    // Who the intended key is measured against: the runner-up of a win, every key it ties with, the winner of a loss.
+    function rivalText(r, dec) {
+      if (r.verdict === "tie") {
+        return "並ぶのは " + r.tied_pos.map(word).join("、") + " の " + fmt(r.runner_up_weight, dec);
+      }
+      return (r.verdict === "win" ? "次点 " : "いちばん重いのは ") + word(r.runner_up_pos) + " の " + fmt(r.runner_up_weight, dec);
+    }
+
     function summaryInto(box) {
       var trace = current.trace, dec = data.summary_decimals;
       box.appendChild(el("h4", null, "結合が向ける関係（クエリ → キー）"));
@@ -350,17 +359,20 @@
         var list = el("ul", { "data-role": "relations" });
         relations.forEach(function (r) {
           var bond = data.bonds[r.bond];
-          var li = el("li", { "data-bond": r.bond, "data-query": r.query_pos, "data-key": r.key_pos, "data-wins": String(r.wins) });
+          var li = el("li", { "data-bond": r.bond, "data-query": r.query_pos, "data-key": r.key_pos,
+            "data-wins": String(r.wins), "data-verdict": r.verdict, "data-tied": r.tied_pos.join(",") });
           li.appendChild(el("strong", null, word(r.query_pos) + " → " + word(r.key_pos)));
           li.appendChild(document.createTextNode("、ヘッド " + r.head + "（結合 " + r.bond + " " + bond.name + "）: "));
-          li.appendChild(el("span", { class: r.wins ? "tm-win" : "tm-lose", "data-role": "verdict" }, r.wins ? "勝ち" : "負け"));
-          li.appendChild(document.createTextNode(
-            " — 重み " + fmt(r.weight, dec) + "、" + (r.wins ? "次点 " : "いちばん重いのは ") + word(r.runner_up_pos) +
-            " の " + fmt(r.runner_up_weight, dec) + "、差 "));
+          li.appendChild(el("span", { class: VERDICT_CLASS[r.verdict], "data-role": "verdict" }, VERDICT_WORD[r.verdict]));
+          li.appendChild(document.createTextNode(" — 重み " + fmt(r.weight, dec) + "、" + rivalText(r, dec) + "、差 "));
           li.appendChild(el("span", { "data-role": "margin" }, fmtSigned(r.margin, dec)));
           list.appendChild(li);
         });
         box.appendChild(list);
+        if (relations.some(function (r) { return r.verdict === "tie"; })) {
+          box.appendChild(el("p", { class: "tm-note", "data-role": "tie-rule" },
+            "重みの差が " + data.tie_tolerance + " 以下なら、表示の桁では見分けられないので引き分けとします。"));
+        }
       }
       box.appendChild(el("h4", null, "発火している検出器（ffn_h > " + data.firing_threshold + "）"));
       var fired = kernel.firingDetectors(trace);
@@ -782,9 +794,295 @@
     render();
   }
 
+  // ------------------------------------------------------------ the state of several panels in one URL
+
+  // Replace this panel's keys of the page's query (the other panels' keys stay) after a pause: a dragged
+  // slider would otherwise call replaceState many times a second.
+  var urlTimers = {};
+
+  function writeQuery(owner, ownKeys, query) {
+    clearTimeout(urlTimers[owner]);
+    urlTimers[owner] = setTimeout(function () {
+      var params = new URLSearchParams(location.search);
+      ownKeys(params).forEach(function (key) { params.delete(key); });
+      new URLSearchParams(query).forEach(function (value, key) { params.set(key, value); });
+      var search = params.toString();
+      history.replaceState(history.state, "", location.pathname + (search ? "?" + search : "") + location.hash);
+    }, 150);
+  }
+
+  // ------------------------------------------------------------ generation (the decoder of the kernel)
+
+  var NUMBER_TEXT = /^-?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i;
+
+  function initGenerate(root) {
+    var data = readData(root);
+    var text = data.text;
+    var decoder = window.TransformerKernel.decoder; // every number shown is computed by it
+    var vocab = decoder.vocab;
+    var KEYS = ["gw", "gt", "gk", "gp", "gs"];
+    var ui = {
+      message: role(root, "message"), preset: role(root, "preset"), form: role(root, "prompt-form"),
+      prompt: role(root, "prompt"), temperature: role(root, "temperature"), topK: role(root, "top-k"),
+      topP: role(root, "top-p"), seed: role(root, "seed"), nextSeed: role(root, "next-seed"),
+      reset: role(root, "reset"), share: role(root, "share"), result: role(root, "result"), steps: role(root, "steps"),
+    };
+
+    function defaults() {
+      return { ids: data.prompts[0].ids.slice(), temperature: data.defaults.temperature, topK: data.defaults.top_k,
+        topP: data.defaults.top_p, seed: data.defaults.seed };
+    }
+
+    var state = defaults();
+
+    function showMessage(message) {
+      ui.message.textContent = message;
+      ui.message.hidden = !message;
+    }
+
+    function words(ids) {
+      return ids.map(function (id) { return vocab[id]; });
+    }
+
+    // -------------------------------------------------------- the URL: data, checked before use
+
+    function decode(search) {
+      if (search.length > data.max_query_length) throw new Error(text.url_too_long.replace("{n}", search.length));
+      var params = new URLSearchParams(search);
+      var next = defaults();
+      if (params.has("gw")) {
+        var parts = params.get("gw").split(".");
+        var ok = parts.length <= decoder.nPositions && parts.every(function (p) { return /^\d{1,2}$/.test(p) && Number(p) < vocab.length; });
+        if (!ok || Number(parts[0]) !== decoder.bos) throw new Error(text.url_prompt.replace("{bos}", decoder.bos).replace("{n}", decoder.nPositions));
+        next.ids = parts.map(Number);
+      }
+      if (params.has("gt")) {
+        var t = params.get("gt"), tv = Number(t);
+        if (!NUMBER_TEXT.test(t) || !(tv > 0 && tv <= data.max_temperature)) throw new Error(text.url_temperature.replace("{max}", data.max_temperature));
+        next.temperature = tv;
+      }
+      if (params.has("gk")) {
+        var k = params.get("gk");
+        if (!/^\d{1,2}$/.test(k) || Number(k) < 1 || Number(k) > vocab.length) throw new Error(text.url_top_k.replace("{n}", vocab.length));
+        next.topK = Number(k);
+      }
+      if (params.has("gp")) {
+        var p = params.get("gp"), pv = Number(p);
+        if (!NUMBER_TEXT.test(p) || !(pv > 0 && pv <= 1)) throw new Error(text.url_top_p);
+        next.topP = pv;
+      }
+      if (params.has("gs")) {
+        var sd = params.get("gs");
+        if (!/^\d{1,10}$/.test(sd) || Number(sd) > 4294967295) throw new Error(text.url_seed);
+        next.seed = Number(sd);
+      }
+      return next;
+    }
+
+    function encode(s) {
+      var params = new URLSearchParams(), d = defaults();
+      if (s.ids.join(".") !== d.ids.join(".")) params.set("gw", s.ids.join("."));
+      if (s.temperature !== d.temperature) params.set("gt", String(s.temperature));
+      if (s.topK !== d.topK) params.set("gk", String(s.topK));
+      if (s.topP !== d.topP) params.set("gp", String(s.topP));
+      if (s.seed !== d.seed) params.set("gs", String(s.seed));
+      return params.toString();
+    }
+
+    function writeUrl() {
+      var query = encode(state);
+      ui.share.setAttribute("href", (query ? "?" + query : location.pathname) + "#" + root.id);
+      writeQuery(root.id, function () { return KEYS; }, query);
+    }
+
+    // -------------------------------------------------------- controls → state (a clear message when wrong)
+
+    function promptMessage(error) {
+      if (error.kind === "unknown_word") {
+        return text.unknown_word.replace("{word}", error.word).replace("{n}", error.position) + vocab.filter(function (w) {
+          return w !== vocab[decoder.bos] && w !== vocab[decoder.eos];
+        }).join("、");
+      }
+      if (error.kind === "length") return text.too_long.replace("{count}", error.count).replace("{n}", decoder.nPositions);
+      return text.empty_prompt;
+    }
+
+    function readKnobs() {
+      var t = ui.temperature.value.trim(), tv = Number(t);
+      if (!t || !NUMBER_TEXT.test(t) || !(tv > 0) || tv > data.max_temperature) throw new Error(text.bad_temperature.replace("{max}", data.max_temperature));
+      var p = ui.topP.value.trim(), pv = Number(p);
+      if (!p || !NUMBER_TEXT.test(p) || !(pv > 0 && pv <= 1)) throw new Error(text.bad_top_p);
+      var sd = ui.seed.value.trim();
+      if (!/^\d{1,10}$/.test(sd) || Number(sd) > 4294967295) throw new Error(text.bad_seed);
+      var k = ui.topK.value;
+      return { temperature: tv, topP: pv, seed: Number(sd), topK: k === "" ? null : Number(k) };
+    }
+
+    function fromControls(promptToo) {
+      var next = { ids: state.ids };
+      try {
+        if (promptToo) next.ids = decoder.promptIds(ui.prompt.value);
+        var knobs = readKnobs();
+        Object.keys(knobs).forEach(function (key) { next[key] = knobs[key]; });
+      } catch (error) {
+        showMessage(error.name === "DecoderError" ? promptMessage(error) : error.message);
+        ui.result.setAttribute("data-stale", "true");
+        return;
+      }
+      showMessage("");
+      state = next;
+      render();
+    }
+
+    function syncControls() {
+      var n = data.prompts.findIndex(function (p) { return p.ids.join(".") === state.ids.join("."); });
+      ui.preset.value = n >= 0 ? String(n) : "";
+      ui.prompt.value = words(state.ids.slice(1)).join(" ");
+      ui.temperature.value = String(state.temperature);
+      ui.topK.value = state.topK === null ? "" : String(state.topK);
+      ui.topP.value = String(state.topP);
+      ui.seed.value = String(state.seed);
+    }
+
+    // -------------------------------------------------------- drawing
+
+    function shown(x) { // probabilities as the page writes them: 3 decimals, a tiny one as 3.3×10⁻⁴
+      if (x === 0 || x >= 0.001) return x === 0 ? "0" : x.toFixed(3);
+      var parts = x.toExponential(1).split("e");
+      var sup = { "-": "\u207b", "0": "\u2070", "1": "\u00b9", "2": "\u00b2", "3": "\u00b3", "4": "\u2074", "5": "\u2075", "6": "\u2076", "7": "\u2077", "8": "\u2078", "9": "\u2079" };
+      return parts[0] + "×10" + parts[1].split("").map(function (c) { return sup[c] || ""; }).join("");
+    }
+
+    function distributionTable(step, all) {
+      var c = step.choice;
+      var order = c.probs.map(function (_, id) { return id; }).sort(function (a, b) { return c.probs[b] - c.probs[a] || a - b; });
+      var rows = all ? order : order.slice(0, data.top_rows);
+      if (!all && rows.indexOf(c.word) < 0) rows.push(c.word);
+      var wrap = el("div", { class: "tf-heat-scroll" });
+      var table = el("table", { class: "tm-dist", "data-role": all ? "distribution-all" : "distribution" });
+      table.appendChild(el("caption", null, all ? text.all_words : text.top_words.replace("{n}", data.top_rows)));
+      var head = el("tr");
+      [text.word, text.p_model, text.p_draw].forEach(function (h) { head.appendChild(el("th", { scope: "col" }, h)); });
+      var thead = el("thead");
+      thead.appendChild(head);
+      table.appendChild(thead);
+      var body = el("tbody");
+      rows.forEach(function (id) {
+        var tr = el("tr", { "data-word": id, class: id === c.word ? "tm-chosen" : null });
+        tr.appendChild(el("th", { scope: "row" }, vocab[id] + (id === c.word ? " ← " + text.chosen : "")));
+        tr.appendChild(el("td", { "data-value": String(c.probs[id]) }, shown(c.probs[id])));
+        tr.appendChild(el("td", { "data-value": String(c.final[id]) }, c.final[id] > 0 ? shown(c.final[id]) : text.dropped));
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+      wrap.appendChild(table);
+      return wrap;
+    }
+
+    function attentionTable(step) {
+      var wrap = el("div", { class: "tf-heat-scroll" });
+      var table = el("table", { class: "tf-heat tm-heat", "data-role": "attention", "data-cmap": data.palette.name });
+      table.appendChild(el("caption", null, text.attention_caption));
+      var thead = el("thead"), head = el("tr");
+      head.appendChild(el("td", { class: "k" }));
+      step.context.forEach(function (id, j) { head.appendChild(el("th", { scope: "col" }, vocab[id] + " (" + j + ")")); });
+      thead.appendChild(head);
+      table.appendChild(thead);
+      var body = el("tbody");
+      step.attn.forEach(function (heads, b) {
+        heads.forEach(function (row, a) {
+          var tr = el("tr");
+          tr.appendChild(el("th", { scope: "row" }, text.block_head.replace("{b}", b + 1).replace("{a}", a)));
+          row.forEach(function (w) {
+            var td = el("td", { "data-value": String(w) }, fmt(w, 2));
+            paint(td, w, data.palette, 0, 1);
+            tr.appendChild(td);
+          });
+          body.appendChild(tr);
+        });
+      });
+      table.appendChild(body);
+      wrap.appendChild(table);
+      return wrap;
+    }
+
+    function stepItem(step, n) {
+      var c = step.choice;
+      var li = el("li", { class: "tm-gen-step", "data-step": n, "data-word": c.word });
+      var title = el("p", { class: "tm-step" });
+      title.appendChild(el("span", null, text.step_title.replace("{n}", n + 1).replace("{last}", vocab[step.context[step.context.length - 1]])));
+      title.appendChild(el("strong", null, vocab[c.word]));
+      li.appendChild(title);
+      li.appendChild(el("p", { class: "tm-context", "data-role": "u", "data-value": String(c.u) },
+        text.u_line.replace("{u}", fmt(c.u, 4)).replace("{kept}", c.final.filter(function (x) { return x > 0; }).length)));
+      li.appendChild(distributionTable(step, false));
+      var all = el("details", { class: "tm-more" });
+      all.appendChild(el("summary", null, text.open_all));
+      all.appendChild(distributionTable(step, true));
+      li.appendChild(all);
+      var attn = el("details", { class: "tm-more", "data-role": "attention-details" });
+      attn.appendChild(el("summary", null, text.open_attention));
+      attn.appendChild(attentionTable(step));
+      li.appendChild(attn);
+      return li;
+    }
+
+    function render() {
+      syncControls();
+      var run = decoder.run(state.ids, { temperature: state.temperature, topK: state.topK, topP: state.topP, seed: state.seed });
+      var prompt = words(run.prompt).join(" "), made = words(run.tokens.slice(run.prompt.length)).join(" ");
+      ui.result.textContent = "";
+      ui.result.removeAttribute("data-stale");
+      var line = el("p", { "data-role": "sentence", "data-ids": run.tokens.join(".") });
+      line.appendChild(el("span", { class: "tm-context" }, prompt + " "));
+      line.appendChild(el("strong", null, made));
+      ui.result.appendChild(line);
+      ui.result.appendChild(el("p", { class: "tm-context", "data-role": "stopped", "data-stopped": run.stopped },
+        text["stopped_" + run.stopped].replace("{n}", decoder.nPositions)));
+      ui.steps.textContent = "";
+      run.steps.forEach(function (step, n) { ui.steps.appendChild(stepItem(step, n)); });
+      writeUrl();
+    }
+
+    // -------------------------------------------------------- events
+
+    ui.preset.addEventListener("change", function () {
+      if (ui.preset.value === "") return;
+      state.ids = data.prompts[Number(ui.preset.value)].ids.slice();
+      ui.prompt.value = words(state.ids.slice(1)).join(" ");
+      fromControls(false);
+    });
+    ui.form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      fromControls(true);
+    });
+    [ui.temperature, ui.topP, ui.seed].forEach(function (input) {
+      input.addEventListener("change", function () { fromControls(false); });
+    });
+    ui.topK.addEventListener("change", function () { fromControls(false); });
+    ui.nextSeed.addEventListener("click", function () {
+      var n = Number(ui.seed.value);
+      ui.seed.value = String(Number.isInteger(n) && n >= 0 && n < 4294967295 ? n + 1 : 0);
+      fromControls(false);
+    });
+    ui.reset.addEventListener("click", function () {
+      state = defaults();
+      showMessage("");
+      render();
+    });
+
+    try {
+      state = decode(location.search);
+    } catch (error) {
+      state = defaults();
+      showMessage(error.message + text.url_fallback);
+    }
+    render();
+  }
+
   // ------------------------------------------------------------ start (and restart after instant navigation)
 
-  var INIT = { sdpa: initSdpa, pe: initPe, explorer: initExplorer };
+  var INIT = { sdpa: initSdpa, pe: initPe, explorer: initExplorer, generate: initGenerate };
 
   function initAll() {
     document.querySelectorAll("[data-tm-panel]").forEach(function (root) {

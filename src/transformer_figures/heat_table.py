@@ -155,6 +155,7 @@ def heat_table(
         scale = ColourScale.for_values(values, cmap=cmap, vmin=vmin, vmax=vmax, center=center)
     elif any(v is not None for v in (cmap, vmin, vmax, center)):
         raise ValueError("pass either scale or cmap/vmin/vmax/center, not both")
+    scale.check_signs(values, f"heat table {title or ''}".strip())
     cells = {name: frozenset(_checked_cells(name, given, values.shape)) for name, given in
              (("framed_cells", framed_cells), ("dashed_cells", dashed_cells))}  # fmt: skip
     columns = {name: frozenset(_checked_columns(name, given, n_cols)) for name, given in

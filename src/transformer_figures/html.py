@@ -28,7 +28,7 @@ PHONE_MIN_TEXT_PT = 9.5
 narrower notebook output (286 px)."""
 
 
-def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None, phone: bool = True) -> str:
+def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None, phone: bool | Figure = True) -> str:
     """``<figure>`` holding ``fig`` as inline SVG (or heat tables), described by ``alt`` for screen readers.
 
     The SVG gets ``role="img"``, an ``aria-label`` and a ``<title>`` (a tooltip too); the optional caption is
@@ -36,7 +36,9 @@ def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None, 
 
     ``phone=False``: no second drawing for a phone's column. For a diagram whose boxes are placed by hand (its
     text would overflow the boxes in a narrower drawing), a phone shows the desktop drawing at its own size,
-    scrolling sideways inside the figure with a scroll cue (site.css, ``tf-figure-wide``).
+    scrolling sideways inside the figure with a scroll cue (site.css, ``tf-figure-wide``). Better, such a diagram
+    passes its own phone drawing as ``phone`` (a Figure at most :data:`PHONE_WIDTH_IN` wide: the same content
+    rearranged for the column, e.g. two halves stacked), which a phone shows instead.
     """
     alt = (alt or "").strip()
     if not alt:
@@ -44,13 +46,22 @@ def figure_html(fig: Figure | HeatFigure, alt: str, caption: str | None = None, 
     if isinstance(fig, HeatFigure):
         return fig.to_html(alt, caption)
     what = f"figure {alt[:40]!r}"
+    own_phone = phone if isinstance(phone, Figure) else None
     try:
+        if own_phone is not None and own_phone.get_figwidth() > PHONE_WIDTH_IN + 1e-9:
+            raise ValueError(f"{what}: the phone drawing is {own_phone.get_figwidth():.2f} in wide; a phone's "
+                             f"column takes {PHONE_WIDTH_IN} in")  # fmt: skip
         engine = fig.get_layout_engine()  # to_svg drops it once the layout is settled; the phone drawing reuses it
         svg = to_svg(fig, what=what)
-        phone = _phone_svg(fig, engine, what) if phone else None
+        if own_phone is not None:
+            phone = to_svg(own_phone, what=f"{what} (phone)")
+        else:
+            phone = _phone_svg(fig, engine, what) if phone else None
         wide = not phone and fig.get_figwidth() > PHONE_WIDTH_IN
     finally:
         plt.close(fig)
+        if own_phone is not None:
+            plt.close(own_phone)
     # Out of the search index: otherwise every heatmap's cell values become "text" a query can hit.
     # The phone drawing comes first: site.css shows it, and hides the desktop one after it, on narrow screens.
     parts = [f'<figure class="tf-figure{" tf-figure-wide" if wide else ""}" data-search-exclude>']

@@ -24,7 +24,7 @@ from transformer_math.preset import D_MODEL, DIM_NAMES, FIRING_THRESHOLD, NEURON
 from .heat_table import ColourScale, HeatFigure, heat_figure, heat_table
 from .notes_attention_figs import DIM_LABELS, token_labels
 from .plots import format_number, unsigned_zero
-from .style import ACCENT, SEQUENTIAL_CMAP, new_figure
+from .style import ACCENT, new_figure
 
 TEXT = {
     "ffn_out": "ffn_out (FFN の書き戻し)",
@@ -154,7 +154,8 @@ def ffn_h_figure(ffn_h: np.ndarray, words: Sequence[str]) -> HeatFigure:
     """ffn_h (T × the 16 used units) with the detector names; cells above the firing threshold framed."""
     h = ffn_h[:, :N_USED_UNITS]
     firing = zip(*np.nonzero(h > FIRING_THRESHOLD), strict=True)
-    scale = ColourScale.for_values(None, cmap=SEQUENTIAL_CMAP, vmin=0.0, vmax=max(2.1, float(h.max())))
+    # GELU dips below 0 (to about −0.17): signed values, so the diverging scale, one range for every sentence
+    scale = ColourScale.for_values(None, vmin=float(h.min()), vmax=max(2.1, float(h.max())), center=0.0)
     table = heat_table(h, token_labels(words), list(NEURON_NAMES[:N_USED_UNITS]), scale=scale, vertical_columns=True,
                        framed_cells=firing)  # fmt: skip
     return heat_figure(table)
@@ -219,16 +220,44 @@ def block_flow_figure(stages: Sequence[tuple[str, str, tuple[int, ...]]]) -> Fig
         ax.text(7.05, y + 0.08, "(" + ", ".join(str(s) for s in shape) + ")", ha="left", va="center", fontsize=10,
                 color=ACCENT[1])  # fmt: skip
         ax.text(7.05, y - 0.2, note, ha="left", va="center", fontsize=8.5)
-    for y0, y1 in itertools.pairwise(ys):
-        ax.add_patch(FancyArrowPatch((4.0, y0 - 0.3), (4.0, y1 + 0.3), arrowstyle="-|>", mutation_scale=12,
-                                     color="#888888"))  # fmt: skip
-    for src, dst, label in ((1, 5, TEXT["residual_x"]), (5, 8, TEXT["residual_ln1"])):
-        ax.add_patch(FancyArrowPatch((1.2, ys[src]), (1.2, ys[dst]), connectionstyle="arc3,rad=0.45",
-                                     arrowstyle="-|>", mutation_scale=12, color=ACCENT[2], linewidth=1.6))  # fmt: skip
-        ax.text(0.05, (ys[src] + ys[dst]) / 2, label, ha="left", va="center", fontsize=8.5, color=ACCENT[2],
-                rotation=90)  # fmt: skip
+    _flow_arrows(ax, ys, down_x=4.0, half=0.3, left=1.2, rad=0.45, size=8.5, scale=12, width=1.6)
     ax.text(7.05, len(stages) - 0.35, TEXT["shapes"], fontsize=8.5, ha="left")
     return fig
+
+
+def block_flow_phone_figure(stages: Sequence[tuple[str, str, tuple[int, ...]]]) -> Figure:
+    """The same flow for a phone's column: each stage's formula in a box the column's width, its shape and note on
+    the line under it, the residual paths as arcs on the left."""
+    step = 1.2  # one stage: its box and the line under it
+    fig, ax = new_figure(3.4, 0.71 * (len(stages) * step + 0.4))
+    ax.set_xlim(0, 5.2)
+    ax.set_ylim(-0.55, len(stages) * step - 0.15)
+    ax.axis("off")
+    ys = [(len(stages) - 1 - i) * step + 0.35 for i in range(len(stages))]
+    for (text, note, shape), y in zip(stages, ys, strict=True):
+        ax.add_patch(FancyBboxPatch((0.7, y - 0.25), 4.45, 0.5, boxstyle="round,pad=0.02,rounding_size=0.1",
+                                    facecolor="none", edgecolor=ACCENT[0], linewidth=1.2))  # fmt: skip
+        ax.text(2.925, y, text, ha="center", va="center", fontsize=9.5)
+        ax.text(0.75, y - 0.5, "(" + ", ".join(str(s) for s in shape) + ")", ha="left", va="center",
+                fontsize=9.5, color=ACCENT[1])  # fmt: skip
+        ax.text(1.95, y - 0.5, note, ha="left", va="center", fontsize=9.5)
+    _flow_arrows(ax, ys, down_x=4.6, half=0.25, left=0.7, rad=0.12, size=9.5, scale=10, width=1.4)
+    return fig
+
+
+def _flow_arrows(ax, ys, *, down_x, half, left, rad, size, scale, width) -> None:
+    """The block flow's arrows: stage to stage at ``down_x`` (boxes ``half`` high above and below their y), and
+    the two residual paths as arcs from the boxes' left edge, from X (stage 1) and ln1_out (stage 5) to the
+    LayerNorms after them, named along the left edge."""
+    for y0, y1 in itertools.pairwise(ys):
+        ax.add_patch(FancyArrowPatch((down_x, y0 - half), (down_x, y1 + half), arrowstyle="-|>", mutation_scale=scale,
+                                     color="#888888"))  # fmt: skip
+    for src, dst, label in ((1, 5, TEXT["residual_x"]), (5, 8, TEXT["residual_ln1"])):
+        arc = FancyArrowPatch((left, ys[src]), (left, ys[dst]), connectionstyle=f"arc3,rad={rad}", arrowstyle="-|>",
+                              mutation_scale=scale, color=ACCENT[2], linewidth=width)  # fmt: skip
+        ax.add_patch(arc)
+        ax.text(0.02, (ys[src] + ys[dst]) / 2, label, ha="left", va="center", fontsize=size, color=ACCENT[2],
+                rotation=90)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------- math
@@ -259,7 +288,7 @@ def derivation_html(der: Derivation, words: list[str], decimals: int = 4) -> str
             r"\end{aligned}\]",
             rf"\[\begin{{aligned}}\sigma_{{{t}}}^2 &= \tfrac{{1}}{{{D_MODEL}}}"
             rf"\sum_d (\mathrm{{{name}}}[{t},d] - \mu_{{{t}}})^2"
-            rf" = {f(var)} \\"
+            rf" \\ &= {f(var)} \\"
             rf"\sqrt{{\sigma_{{{t}}}^2 + \varepsilon}} &= {f(root)}\end{{aligned}}\]",
             rf"\[\mathrm{{{der.stage.replace('_', chr(92) + '_')}}}[{t},{d}] = "
             rf"{f(der.intermediate('gamma'), 1)} \cdot \frac{{{f(x)} - {f(mu)}}}{{{f(root)}}} + "
@@ -268,10 +297,13 @@ def derivation_html(der: Derivation, words: list[str], decimals: int = 4) -> str
         heading = f"{der.stage}[{t}, {d}]（{words[t]}, d{d} {DIM_NAMES[d]}）"
     elif der.stage == "ffn_h":
         t, k = der.index
-        products = " + ".join(rf"{f(term.factors[0].value)} \times {f(term.factors[1].value, 1)}" for term in der.terms)
+        # one product per line, so that the sum fits a phone's column
+        products = r" \\ &\quad + ".join(rf"{f(term.factors[0].value)} \times {f(term.factors[1].value, 1)}"
+                                         for term in der.terms)  # fmt: skip
         pre = der.intermediate("ffn_pre")
         lines += [
-            rf"\[\begin{{aligned}}\mathrm{{ffn\_pre}}[{t},{k}] &= {products} + ({f(der.intermediate('b1'), 1)}) \\"
+            rf"\[\begin{{aligned}}\mathrm{{ffn\_pre}}[{t},{k}] &= {products}"
+            rf" \\ &\quad + ({f(der.intermediate('b1'), 1)}) \\"
             rf" &= {f(pre)}\end{{aligned}}\]",
             # x is the ffn_pre just computed; the cubic coefficient comes from ops, not typed here
             rf"\[\sqrt{{2/\pi}}\,(x + {ops.GELU_CUBIC_COEFF}\,x^3) = {f(der.intermediate('tanh_arg'))}"

@@ -44,6 +44,8 @@ class ColourScale:
         array = _finite_values(values, "values") if vmin is None or vmax is None else None
         lo = float(array.min()) if vmin is None else float(vmin)
         hi = float(array.max()) if vmax is None else float(vmax)
+        if center is None and cmap is None and lo < 0:
+            center = 0.0  # signed values: the diverging scale unless a colour map was chosen
         if center is not None:
             span = max(abs(lo - center), abs(hi - center), 1e-12)
             return cls(cmap or DIVERGING_CMAP, center - span, center + span, float(center))
@@ -53,6 +55,16 @@ class ColourScale:
     def kind(self) -> str:
         """"diverging" (signed values, centred) or "sequential" (weights, magnitudes): what its colours mean."""
         return "sequential" if self.center is None else "diverging"
+
+    def check_signs(self, values, where: str) -> ColourScale:
+        """This scale, if it may colour ``values``: a value below 0 is signed, and signed values take the diverging
+        scale (the site's one meaning of red and blue); the sequential scale is for weights and magnitudes."""
+        if self.center is None and np.asarray(values, dtype=float).min() < 0:
+            raise ValueError(
+                f"{where}: a signed value ({float(np.min(values)):.3g}) on the sequential scale; signed values take "
+                "the diverging scale (center=0.0)"
+            )
+        return self
 
     def rgba(self, values) -> np.ndarray:
         """RGBA in [0, 1], shape (…, 4), of each value; values outside [vmin, vmax] take the end colours."""
@@ -116,6 +128,7 @@ def heatmap(
     values = checked_matrix(matrix, row_labels, col_labels)
     n_rows, n_cols = values.shape
     scale = ColourScale.for_values(values, cmap=cmap, vmin=vmin, vmax=vmax, center=center)
+    scale.check_signs(values, f"heatmap {title or ''}".strip())
     colour_map, norm = colormaps[scale.cmap], scale.norm()
     mesh = ax.pcolormesh(values, cmap=colour_map, norm=norm, edgecolors="none")
     ax.set_xlim(0, n_cols)

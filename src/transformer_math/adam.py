@@ -9,6 +9,26 @@ from .configs import TRANSFORMER_BASE
 BETA1, BETA2, EPS = TRANSFORMER_BASE.adam_beta1, TRANSFORMER_BASE.adam_beta2, TRANSFORMER_BASE.adam_eps
 
 
+def averaging_horizon(beta: float) -> float:
+    """1/(1 − β): about how many recent steps a moving average with coefficient β spans (step k back weighs β^k;
+    the weights (1 − β)·β^k sum to 1 and their mean age is β/(1 − β), so 1/(1 − β) counts the current step too)."""
+    if not 0.0 <= beta < 1.0:
+        raise ValueError(f"beta must be in [0, 1), got {beta!r}")
+    return 1.0 / (1.0 - beta)
+
+
+def bias_correction(beta: float, t: int) -> float:
+    """1/(1 − β^t): what step t multiplies a moving average by (m̂ = m/(1 − β1^t)), since it started at 0.
+
+    Large at first (1/(1 − β) at t = 1), it falls to 1 as t grows: the average has then forgotten its zero start.
+    """
+    if not 0.0 <= beta < 1.0:
+        raise ValueError(f"beta must be in [0, 1), got {beta!r}")
+    if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t < 1:
+        raise ValueError(f"t must be an integer ≥ 1 (Adam counts its steps from 1), got {t!r}")
+    return 1.0 / (1.0 - beta**t)
+
+
 def adam_moments(
     m: np.ndarray, v: np.ndarray, g: np.ndarray, beta1: float = BETA1, beta2: float = BETA2
 ) -> tuple[np.ndarray, np.ndarray]:

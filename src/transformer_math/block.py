@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 
 import numpy as np
 
 from . import ops
+
+Dropout = Callable[[str, np.ndarray], np.ndarray]
+"""Training-mode dropout at a named place of the block: (the intermediate's name, its value) → what goes on."""
+
+
+def _no_dropout(site: str, x: np.ndarray) -> np.ndarray:
+    return x
 
 
 @dataclass(frozen=True)
@@ -143,20 +151,27 @@ class BlockTrace:
 
 
 def forward(
-    weights: BlockWeights, tokens: np.ndarray, *, scale: bool = True, causal: bool = False, positions: bool = True
+    weights: BlockWeights,
+    tokens: np.ndarray,
+    *,
+    scale: bool = True,
+    causal: bool = False,
+    positions: bool = True,
+    dropout: Dropout | None = None,
 ) -> BlockTrace:
     """Run one Post-LN block on token ids (T,) and return every intermediate.
 
     The switches of the explorer, each defaulting to the block of the notes: ``scale`` divides scores by √d_k;
     ``causal`` adds the causal mask before the softmax (``scores`` stays the unmasked q·k); ``positions=False``
-    leaves W_P out (X = W_E[tokens], the ablation the notes use; ``X_pos`` is then zero).
+    leaves W_P out (X = W_E[tokens], the ablation the notes use; ``X_pos`` is then zero). ``dropout``: the
+    block as trained (``regularization.forward_train``); None, the block at inference, as everywhere else.
     """
     tokens = _validate_tokens(tokens, weights.vocab_size)
     _require_flag(positions, "positions")
     X_tok = weights.W_E[tokens]
     T, d_model = len(tokens), weights.d_model
     X_pos = ops.positional_encoding(T, d_model) if positions else np.zeros((T, d_model))
-    return forward_from_embeddings(weights, tokens, X_tok, X_pos, scale=scale, causal=causal)
+    return forward_from_embeddings(weights, tokens, X_tok, X_pos, scale=scale, causal=causal, dropout=dropout)
 
 
 # --8<-- [start:forward_from_embeddings]
@@ -168,8 +183,10 @@ def forward_from_embeddings(
     *,
     scale: bool = True,
     causal: bool = False,
+    dropout: Dropout | None = None,
 ) -> BlockTrace:
-    """The block on given embedding parts X = X_tok + X_pos, both (T, d_model); ``scale``, ``causal`` as in forward.
+    """The block on given embedding parts X = X_tok + X_pos, both (T, d_model); ``scale``, ``causal``,
+    ``dropout`` as in forward (with dropout, ``X``, ``Y`` and ``ffn_out`` are what the block adds: dropped out).
 
     ``forward`` passes W_E[tokens] and W_P; an ablation passes altered parts (e.g. W_P scaled to 0).
     """
@@ -182,7 +199,8 @@ def forward_from_embeddings(
             raise ValueError(f"{name} must have shape {expected} (T, d_model), got {np.shape(part)}")
         _require_finite(np.asarray(part, dtype=np.float64), name)
     h = weights.n_heads
-    X = X_tok + X_pos  # (T, d_model)
+    drop = dropout if dropout is not None else _no_dropout
+    X = drop("X", X_tok + X_pos)  # (T, d_model)
 
     Q = ops.split_heads(X @ weights.W_Q, h)  # (T, h, d_k)
     K = ops.split_heads(X @ weights.W_K, h)
@@ -193,13 +211,14 @@ def forward_from_embeddings(
     )  # (h, T, d_k), (h, T, T), (h, T, T)
     head_out = per_head_out.transpose(1, 0, 2)  # (T, h, d_k)
     concat = ops.concat_heads(head_out)  # (T, h·d_k)
-    Y = concat @ weights.W_O  # (T, d_model)
+    Y = drop("Y", concat @ weights.W_O)  # (T, d_model)
 
     residual1 = X + Y
     ln1_out = ops.layer_norm(residual1, weights.ln1_gamma, weights.ln1_beta, weights.eps)
     ffn_pre, ffn_h, ffn_out = ops.ffn(
         ln1_out, weights.W1, weights.b1, weights.W2, weights.b2
     )  # (T, d_ff) ×2, (T, d_model)
+    ffn_out = drop("ffn_out", ffn_out)
     residual2 = ln1_out + ffn_out
     ln2_out = ops.layer_norm(residual2, weights.ln2_gamma, weights.ln2_beta, weights.eps)
     return BlockTrace(

@@ -132,6 +132,7 @@ def draw(p: np.ndarray, u: float) -> int:
     return int(candidates[0]) if candidates.size else int(np.flatnonzero(p > 0)[-1])
 
 
+# --8<-- [start:choose]
 def choose(logits: np.ndarray, settings: Settings, u: float) -> Choice:
     """Temperature, then top-k, then top-p, then the draw with ``u``."""
     z = np.asarray(logits, dtype=np.float64)
@@ -142,6 +143,7 @@ def choose(logits: np.ndarray, settings: Settings, u: float) -> Choice:
         logits=z, probs=ops.softmax(z), tempered=tempered, after_top_k=after_top_k, final=final, u=float(u),
         word=draw(final, u),
     )  # fmt: skip
+    # --8<-- [end:choose]
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -196,15 +196,20 @@ def pre_ln(x: np.ndarray, sublayer: Sublayer, norm: Norm = layer_norm) -> np.nda
     return x + sublayer(norm(x))
 
 
+def dropout_keep(shape: tuple[int, ...], p: float, rng: np.random.Generator | int) -> np.ndarray:
+    """Which entries dropout keeps: a bool array of ``shape``, each entry True with probability 1 − p."""
+    if not 0.0 <= p < 1.0:
+        raise ValueError(f"p must be in [0, 1), got {p!r}")
+    generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    return generator.random(shape) >= p
+
+
 def dropout(x: np.ndarray, p: float, rng: np.random.Generator | int) -> np.ndarray:
     """Inverted dropout: zero each entry with probability p, scale the survivors by 1/(1 − p). Same shape out.
 
     The scaling keeps the expected value of every entry, so nothing changes at inference (no dropout there).
     """
-    if not 0.0 <= p < 1.0:
-        raise ValueError(f"p must be in [0, 1), got {p!r}")
-    generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-    keep = generator.random(np.shape(x)) >= p
+    keep = dropout_keep(np.shape(x), p, rng)
     return np.where(keep, np.asarray(x, dtype=np.float64) / (1.0 - p), 0.0)
 
 

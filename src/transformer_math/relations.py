@@ -16,6 +16,10 @@ from .block import BlockTrace
 from .model import Encoder
 from .preset import ENCODER
 
+TIE_TOLERANCE = 5e-4
+"""Two attention weights whose difference is at most this are a tie. The explorer shows weights with three
+decimals, so a smaller difference could not be seen; a bond turned to 0 gives exact ties (equal scores)."""
+
 
 @dataclass(frozen=True)
 class RelationOutcome:
@@ -26,18 +30,41 @@ class RelationOutcome:
     query_pos: int
     key_pos: int
     weight: float  # attn[head, query_pos, key_pos]
-    winner_pos: int  # argmax of the attn row (the first, on a tie)
-    runner_up_pos: int  # the best position other than key_pos
+    winner_pos: int  # argmax of the attn row (the first of equal weights)
+    runner_up_pos: int  # the best position other than key_pos (the first of equal weights)
     runner_up_weight: float
-
-    @property
-    def wins(self) -> bool:
-        return self.winner_pos == self.key_pos
+    tied_pos: tuple[int, ...] = ()  # on a tie: the other positions at the top of the row, within TIE_TOLERANCE
 
     @property
     def margin(self) -> float:
-        """The intended key's weight minus the best other key's (> 0 iff it wins outright)."""
+        """The intended key's weight minus the best other key's."""
         return self.weight - self.runner_up_weight
+
+    @property
+    def verdict(self) -> str:
+        """The verdict: "win" if the intended key outweighs every other by more than TIE_TOLERANCE, "tie" if it
+        is within TIE_TOLERANCE of the best other, "lose" otherwise."""
+        return verdict_of(self.margin)
+
+    @property
+    def wins(self) -> bool:
+        return self.verdict == "win"
+
+    @property
+    def ties(self) -> bool:
+        return self.verdict == "tie"
+
+
+VERDICTS = ("win", "tie", "lose")
+
+
+def verdict_of(margin: float) -> str:
+    """The verdict on a relation whose weight margin over the best other key is ``margin``."""
+    if not np.isfinite(margin):
+        raise ValueError(f"margin must be a finite number, got {margin!r}")
+    if margin > TIE_TOLERANCE:
+        return "win"
+    return "tie" if margin >= -TIE_TOLERANCE else "lose"
 
 
 def word_category(token_id: int, model: Encoder = ENCODER) -> int | None:
@@ -63,7 +90,8 @@ def intended_relations(tokens, model: Encoder = ENCODER) -> tuple[tuple[int, int
 
 
 def relation_outcomes(trace: BlockTrace, model: Encoder = ENCODER) -> tuple[RelationOutcome, ...]:
-    """Each intended relation of the trace's sentence with its weight, the row's winner and the runner-up."""
+    """Each intended relation of the trace's sentence with its weight, the row's winner and the runner-up, and on
+    a tie the other keys it ties with (every other position within TIE_TOLERANCE of the row's largest weight)."""
     _check_trace(trace)
     outcomes = []
     for b, i, j in intended_relations(trace.tokens, model):
@@ -72,7 +100,12 @@ def relation_outcomes(trace: BlockTrace, model: Encoder = ENCODER) -> tuple[Rela
         others = row.copy()
         others[j] = -np.inf
         runner = int(np.argmax(others))
-        outcomes.append(RelationOutcome(b, head, i, j, float(row[j]), int(np.argmax(row)), runner, float(row[runner])))
+        weight, runner_weight = float(row[j]), float(row[runner])
+        tied = ()
+        if verdict_of(weight - runner_weight) == "tie":
+            top = float(np.max(row))
+            tied = tuple(int(k) for k in np.flatnonzero(row >= top - TIE_TOLERANCE) if k != j)
+        outcomes.append(RelationOutcome(b, head, i, j, weight, int(np.argmax(row)), runner, runner_weight, tied))
     return tuple(outcomes)
 
 

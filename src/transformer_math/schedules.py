@@ -41,6 +41,21 @@ def noam_peak_lr(d_model: int = D_MODEL, warmup: int = WARMUP_STEPS) -> float:
     return float(noam_lr(noam_peak_step(warmup), d_model, warmup))
 
 
+def noam_steps_at(lr: float, d_model: int = D_MODEL, warmup: int = WARMUP_STEPS) -> tuple[float, float]:
+    """The two steps at which the Noam rate equals ``lr`` (0 < lr ≤ the peak): on the rise, where
+    d_model^−0.5 · step · warmup^−1.5 = lr, and on the decay, where d_model^−0.5 · step^−0.5 = lr.
+
+    At the peak both are ``warmup``; at half the peak, warmup/2 and 4·warmup (the rise is linear, the decay
+    goes as 1/√step).
+    """
+    peak = noam_peak_lr(d_model, warmup)
+    if not 0.0 < lr <= peak * (1 + 1e-12):
+        raise ValueError(f"lr must be in (0, {peak:.3e}] (the peak for d_model={d_model}, warmup={warmup}), got {lr!r}")
+    rise = lr * d_model**0.5 * float(warmup) ** 1.5
+    decay = (lr * d_model**0.5) ** -2
+    return float(rise), float(decay)
+
+
 def label_smoothing_target(label: int, vocab_size: int, epsilon: float = LABEL_SMOOTHING) -> np.ndarray:
     """Target distribution (vocab_size,): 1 − ε + ε/K on ``label``, ε/K on every other class.
 
@@ -55,6 +70,24 @@ def label_smoothing_target(label: int, vocab_size: int, epsilon: float = LABEL_S
     target = np.full(vocab_size, epsilon / vocab_size)
     target[label] += 1.0 - epsilon
     return target
+
+
+def cross_entropy(target: np.ndarray, predicted: np.ndarray) -> float:
+    """−Σ target · log predicted in nats: the loss of a prediction against a (smoothed) target.
+
+    Infinite when the prediction gives 0 to a class the target does not; smallest, at ``entropy(target)``, when
+    the prediction is the target itself (Gibbs' inequality).
+    """
+    q, p = np.asarray(target, dtype=np.float64), np.asarray(predicted, dtype=np.float64)
+    for name, v in (("target", q), ("predicted", p)):
+        if v.ndim != 1 or np.any(v < 0) or not np.isclose(v.sum(), 1.0):
+            raise ValueError(f"{name} must be a 1-D probability vector (non-negative, sum 1), got shape {v.shape}")
+    if q.shape != p.shape:
+        raise ValueError(f"target and predicted must have the same length, got {q.shape} and {p.shape}")
+    used = q > 0
+    if np.any(p[used] == 0):
+        return float("inf")
+    return float(-(q[used] * np.log(p[used])).sum())
 
 
 def entropy(p: np.ndarray) -> float:

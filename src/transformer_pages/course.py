@@ -67,6 +67,11 @@ class Track:
     assumes: str  # what the reader should know before starting
     pages: tuple[str, ...]  # docs paths, in reading order
 
+    @property
+    def name(self) -> str:
+        """The track's short name (its title before the colon): what its start button on the index says."""
+        return self.title.split(":", 1)[0].strip()
+
 
 TRACKS: tuple[Track, ...] = (
     Track("notes", "数学ノート: 小さなモデルを手で追う",
@@ -159,7 +164,7 @@ MINUTES_PER_QUESTION = 2.0
 
 _FRONT_MATTER = re.compile(r"\A-{3}[ \t]*\n.*?\n(?:\.{3}|-{3})[ \t]*\n", re.S)
 _FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})([^\n]*)\n.*?^\1\2[ \t]*$", re.S | re.M)
-_EXERCISE = re.compile(r"^!!! exercise\b[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
+_EXERCISE = re.compile(r"^!!! exercise(?![\w-])[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 _DISPLAY_MATH = re.compile(r"\$\$.*?\$\$", re.S)
 _CHECKED = re.compile(r"\{\{\s*(.*?)\s*(?:=|\bif\b|\breported\b|\byear\b|\bpage\b|\bsection\b|\bindex\b)[^}]*\}\}")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")

@@ -19,7 +19,7 @@ from functools import cache
 
 import numpy as np
 
-from transformer_math import ENCODER, backward, forward, ops, tokenize
+from transformer_math import ENCODER, SENTENCES, backward, forward, ops, tokenize
 from transformer_math.block import BlockTrace
 from transformer_math.derivations import CELL_STAGES
 from transformer_math.relations import RelationOutcome, relation_outcomes
@@ -242,6 +242,16 @@ def outcome(text: str, relation: int, **settings: float | bool) -> RelationOutco
     return outcomes[relation]
 
 
+def all_tie_with_bond_off(bond: int) -> bool:
+    """Do the relations bond ``bond`` intends in the eight sentences (there are some) all tie once its strength
+    is 0?"""
+    if bond not in range(len(ENCODER.bonds)):
+        raise ValueError(f"bond must be 0 … {len(ENCODER.bonds) - 1}, got {bond!r}")
+    off = {f"bond{bond}": 0.0}
+    outcomes = [o for s in SENTENCES for o in relation_outcomes(explore(s.text, **off)) if o.bond == bond]
+    return bool(outcomes) and all(o.ties for o in outcomes)
+
+
 def with_largest_eps() -> BlockTrace:
     """The page's example with ε at the top of its slider (what the page's last observation is about)."""
     return explore(EXAMPLE, eps=knob_range("eps").max)
@@ -284,6 +294,7 @@ LABELS = {
     "outcome().weight": "{0} の {i1} つ目の関係の重み (設定 {2})",
     "outcome().margin": "{0} の {i1} つ目の関係の次点との差 (設定 {2})",
     "outcome().wins": "{0} の {i1} つ目の関係が勝つ (設定 {2})",
+    "all_tie_with_bond_off()": "結合 {0} を 0 にすると、例文のその結合の関係がどれも引き分けになる",
     "explore()": "{0} の順伝播 (設定 {1})",
     "explore().ffn_h": "{0} の順伝播の ffn_h (設定 {1})",
     "explore().ln1_out": "{0} の順伝播の ln1_out (設定 {1})",

@@ -89,6 +89,7 @@ MATH_LABELS: Mapping[str, str] = {
     "ops.pe_wavelengths()": "d_model = {0} の位置エンコーディングの波長",
     "activations.gelu_minimum()": "GELU の最小点 (x, GELU(x))", "activations.gelu_derivative()": "GELU′({0})",
     "rounding.MACHINE_EPSILON": "float64 の機械イプシロン",
+    "relations.TIE_TOLERANCE": "引き分けとみなす attention の重みの差の上限",
     "rounding.eps_multiple_within()": "{0} を機械イプシロンの倍数で表した上限 (上限 {1} 倍)",
     # the √d_k gradient measurement (transformer_math.backward) and the training lab (transformer_math.training)
     "backward.SQRT_DK_KEYS": "√d_k の勾配の測定の 1 行のキーの数", "backward.SQRT_DK_QUERIES": "√d_k の勾配の測定の行の数",

@@ -196,7 +196,7 @@ def explain_terms(build: Build, page: PageText) -> None:
 
 
 def set_figures_aside(build: Build, page: PageText) -> None:
-    page.text, build.set_aside[page.uri] = skip.take_out(page.text)
+    page.text, build.set_aside[page.uri] = skip.take_out(page.text, lesson=not page.uri.startswith(skip.CODE_PAGES))
 
 
 def note_rendered(build: Build, page: PageText) -> None:
@@ -302,7 +302,7 @@ PIPELINE: tuple[Row, ...] = (
     Row("page_content", AFTER, api_tags_as_text, "tags named in docstrings shown as text on the API pages"),
     Row("page_content", AFTER, join_japanese_lines, "no stray space where Japanese source lines wrap"),
     Row("page_content", AFTER, explain_terms, "the first use of each glossary term explained on hover and focus"),
-    Row("page_content", LAST, set_figures_aside, "figures set aside while the search plugin reads the page"),
+    Row("page_content", LAST, set_figures_aside, "figures (and a lesson's code) aside while search reads the page"),
     Row("page_context", AFTER, note_rendered, "the page is one this build rendered"),
     Row("page_context", LAST, put_figures_back, "figures back in the page, after the search plugin"),
     Row("post_page", AFTER, typeset_formulas, "formulas typeset by KaTeX (the search index keeps their TeX)"),

@@ -102,6 +102,22 @@ def test_same_sign_same_hue_on_every_heat_table(page_walk, view):
     assert not problems, "\n".join(problems)
 
 
+@in_views((1280, "light"))
+def test_every_table_of_signed_values_uses_the_diverging_scale(page_walk, view):
+    """The home page says signed values are red and blue: a table with a value below 0 (ffn_h dips to about −0.17)
+    is on the diverging scale, whatever kind of table it is. The figure layer refuses the other case at build time
+    (ColourScale.check_signs), for its drawn heatmaps too; this reads what the pages show."""
+    signed, problems = 0, []
+    for path, tables in readings(page_walk, _TABLES, *view):
+        for kind, scale, _cmap, _range, caption, _top, (low, _rgb) in tables:
+            if low < 0:
+                signed += 1
+                if scale != "diverging":
+                    problems.append(f"/{path}: {kind} {caption!r} shows {low} on the {scale} scale")
+    assert signed > 20, f"only {signed} tables with signed values found: the probe is not reading the pages"
+    assert not problems, "\n".join(problems)
+
+
 # [caption, cell text, text left/right, frame's inner left/right] of every framed cell whose digits reach into
 # its frame (the frame and its white ring take 4 px inside the cell, site.css)
 _FRAMES = probe("heat-table-frames", views=((1280, "light"), (390, "light")), reveals=True, script=with_helpers("""

@@ -397,7 +397,7 @@ def test_the_url_holds_the_state_and_reset_returns_to_the_preset(page, browser) 
         value = tryit.explore(tryit.EXAMPLE, bond1=2.5, eps=0.1, positions=False).ffn_h[3, 12]
         assert float(tab.locator("td.f button").get_attribute("data-value")) == pytest.approx(value, abs=TOL)
         assert tab.locator('[data-role="cell"]').inner_text() == "ffn_h[3,12]"
-        tab.locator('[data-role="reset"]').click()
+        tab.locator('[data-tm-panel="explorer"] [data-role="reset"]').click()
         tab.wait_for_function("!location.search.includes('bond1') && !location.search.includes('positions')")
         value = tryit.explore(tryit.EXAMPLE).ffn_h[3, 12]
         assert float(tab.locator("td.f button").get_attribute("data-value")) == pytest.approx(value, abs=TOL)

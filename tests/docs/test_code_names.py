@@ -91,6 +91,13 @@ def test_names_planted_in_a_question_its_options_hint_and_solution_are_found():
     ]  # the answer's expression (line 2) and the options' keys (copy, T_dff) are the author's code
 
 
+def test_a_banks_topic_keys_are_the_authors_code_and_its_topic_names_are_read():
+    bank = "!!! exercise-bank\n    topic label_smoothing: split_heads の話\n        [ページ](a.md)\n\n"
+    question = QUESTION.replace("    answer:", "    topic: label_smoothing\n    answer:")
+    assert _found(bank + question)[0] == (2, "split_heads", "prose")  # the name is shown; the key is not
+    assert "label_smoothing" not in [name for _, name, _ in _found(bank + question)]
+
+
 # -------------------------------------------------------------------------------------------- tooltip labels
 
 

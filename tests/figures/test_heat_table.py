@@ -38,10 +38,21 @@ def test_cells_print_the_formatted_values_with_a_typographic_minus_and_unsigned_
 
 
 def test_cell_colours_are_the_colour_map_of_the_normalised_value():
-    table = heat_table(MATRIX, ROWS, COLS, cmap="viridis", vmin=-2.0, vmax=2.0)
+    table = heat_table(MATRIX + 2.0, ROWS, COLS, cmap="viridis", vmin=0.0, vmax=4.0)
     backgrounds = [bg for _, bg, _ in _cells(table.to_html())]
     expected = [to_hex(colormaps["viridis"]((v + 2.0) / 4.0)) for v in MATRIX.ravel()]
     assert backgrounds == expected
+
+
+def test_signed_values_take_the_diverging_scale():
+    """Red and blue mean signed values on every page: a table with a value below 0 is centred at 0 unless a colour
+    map was chosen, and a sequential scale for signed values is refused, naming the table and the value."""
+    assert heat_table(MATRIX, ROWS, COLS).scale.kind == "diverging"
+    assert heat_table(np.abs(MATRIX), ROWS, COLS).scale.kind == "sequential"
+    with pytest.raises(ValueError, match=r"heat table 表: a signed value \(-2\) on the sequential scale"):
+        heat_table(MATRIX, ROWS, COLS, scale=ColourScale.for_values(None, vmin=0.0, vmax=2.0), title="表")
+    with pytest.raises(ValueError, match="signed values take the diverging scale"):
+        heat_table(MATRIX, ROWS, COLS, cmap="viridis")
 
 
 def test_centred_scale_is_symmetric_about_the_centre():

@@ -185,8 +185,8 @@ def derivation_mismatch(ours, theirs: dict) -> str | None:
 
 
 def relation_rows(trace: BlockTrace, model: Encoder) -> list[tuple]:
-    return [(o.bond, o.head, o.query_pos, o.key_pos, o.winner_pos, o.runner_up_pos, o.wins)
-            for o in rel.relation_outcomes(trace, model)]  # fmt: skip
+    return [(o.bond, o.head, o.query_pos, o.key_pos, o.winner_pos, o.runner_up_pos, o.wins, o.verdict,
+             list(o.tied_pos)) for o in rel.relation_outcomes(trace, model)]  # fmt: skip
 
 
 def mismatches(all_cases, results: list[dict], limit: int = 10, model: Encoder = ENCODER) -> list[str]:
@@ -212,8 +212,8 @@ def mismatches(all_cases, results: list[dict], limit: int = 10, model: Encoder =
             if problem:
                 found.append(f"{where}: {problem}")
         if case.knobs is not None:
-            rows = [(r["bond"], r["head"], r["query_pos"], r["key_pos"], r["winner_pos"], r["runner_up_pos"], r["wins"])
-                    for r in result["relations"]]  # fmt: skip
+            rows = [(r["bond"], r["head"], r["query_pos"], r["key_pos"], r["winner_pos"], r["runner_up_pos"], r["wins"],
+                     r["verdict"], r["tied_pos"]) for r in result["relations"]]  # fmt: skip
             if rows != relation_rows(trace, model):
                 found.append(f"{where}: relations {rows} ≠ {relation_rows(trace, model)}")
             for r, o in zip(result["relations"], rel.relation_outcomes(trace, model), strict=False):

@@ -48,7 +48,7 @@ def test_page_modules_import_only_the_layers_below(module):
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module and not node.level
     }
     allowed = re.compile(
-        r"^(__future__|numpy|math|re|dataclasses|functools|types|collections\.abc|transformer_math(\..*)?)$"
+        r"^(__future__|numpy|math|re|dataclasses|functools|itertools|types|collections\.abc|transformer_math(\..*)?)$"
     )
     assert all(allowed.match(name) for name in imported), sorted(n for n in imported if not allowed.match(n))
 

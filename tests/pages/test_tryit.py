@@ -138,3 +138,58 @@ def test_explorer_matrix_shapes() -> None:
 def test_bad_arguments(call, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_a_bond_at_zero_gives_ties_not_a_winner_and_a_loser() -> None:
+    """With bond 2 at 0 the predicate's row is uniform: both nouns tie with every other key, neither wins."""
+    text = "猫 は 花 が 好き"
+    outcomes = relations.relation_outcomes(mp.explore(text, bond2=0.0))
+    predicate = [o for o in outcomes if o.query_pos == 4]
+    assert [o.key_pos for o in predicate] == [0, 2]
+    for o in predicate:
+        assert o.verdict == "tie" and not o.wins and o.ties
+        assert o.tied_pos == tuple(k for k in range(preset.T) if k != o.key_pos)
+    # the bond at its preset value: a strict winner again, no ties named
+    assert all(o.verdict != "tie" and o.tied_pos == () for o in relations.relation_outcomes(mp.explore(text)))
+
+
+@pytest.mark.parametrize(
+    ("margin", "verdict"),
+    [(relations.TIE_TOLERANCE * 1.01, "win"), (relations.TIE_TOLERANCE, "tie"), (0.0, "tie"),
+     (-relations.TIE_TOLERANCE, "tie"), (-relations.TIE_TOLERANCE * 1.01, "lose"), (0.5, "win"), (-0.5, "lose")],
+)  # fmt: skip
+def test_the_verdict_is_decided_by_the_tie_tolerance(margin: float, verdict: str) -> None:
+    assert relations.verdict_of(margin) == verdict
+
+
+def test_a_verdict_of_no_number_is_refused() -> None:
+    with pytest.raises(ValueError, match="margin must be a finite number"):
+        relations.verdict_of(float("nan"))
+
+
+def test_ties_are_the_keys_at_the_top_of_the_row_within_the_tolerance() -> None:
+    """Every tie names the other keys within the tolerance of the row's largest weight, and only those."""
+    rng = np.random.default_rng(33)
+    n_ties = 0
+    for _ in range(300):
+        tokens = rng.integers(0, preset.VOCAB_SIZE, size=preset.T)
+        text = " ".join(preset.VOCAB[t] for t in tokens)
+        knobs = {name: float(rng.choice([0.0, 0.05, 1.0, 2.5])) for name in ("bond0", "bond1", "bond2")}
+        trace = mp.explore(text, positions=bool(rng.random() < 0.5), **knobs)
+        for o in relations.relation_outcomes(trace):
+            row = trace.attn[o.head, o.query_pos]
+            top = row.max()
+            near_top = {k for k in range(len(row)) if row[k] >= top - relations.TIE_TOLERANCE}
+            if o.ties:
+                n_ties += 1
+                assert o.key_pos in near_top and set(o.tied_pos) == near_top - {o.key_pos}
+            else:
+                assert o.tied_pos == () and (near_top == {o.key_pos}) == o.wins
+    assert n_ties > 20  # bonds at 0 made ties
+
+
+def test_all_tie_with_bond_off_says_whether_every_relation_of_the_bond_ties() -> None:
+    assert mp.all_tie_with_bond_off(2)  # the predicate's row is uniform without its bond
+    assert not mp.all_tie_with_bond_off(0)  # the adjective's row still has a winner through bond 1 and W_P
+    with pytest.raises(ValueError, match="bond must be 0 … 2, got 3"):
+        mp.all_tie_with_bond_off(3)

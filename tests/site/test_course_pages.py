@@ -46,6 +46,7 @@ def test_map_marks_the_stage_and_links_relative_to_the_page(tmp_path):
     files = Files([File(u, str(docs), str(tmp_path / "site"), use_directory_urls=True) for u in uris])
     failures = Failures()
     site = FilesSiteMap(files)
+
     def pages(uri: str) -> Page | None:
         return Page.read(docs / uri, f"docs/{uri}") if (docs / uri).is_file() else None
 
@@ -53,3 +54,32 @@ def test_map_marks_the_stage_and_links_relative_to_the_page(tmp_path):
     assert html.index("</h1>") < html.index('class="block-map') < html.index("<p>本文")
     assert html.count('aria-current="page"') == 1
     assert 'href="../01-embedding/"' in html and 'href="../../chapter/02-attention-kinds/"' in html
+
+
+def test_the_start_marker_becomes_the_map_and_a_button_per_track_with_its_length(tmp_path):
+    from transformer_pages import course
+
+    docs = tmp_path / "docs"
+    uris = {x for s in course.STAGES for x in (s.notes, s.chapter)}
+    uris = sorted(uris | {p for t in course.TRACKS for p in t.pages})
+    for uri in uris:
+        (docs / uri).parent.mkdir(parents=True, exist_ok=True)
+        (docs / uri).write_text(f"# {uri}\n\n" + "あ" * 400 + "\n", encoding="utf-8")  # 2 minutes each
+    (docs / "index.md").write_text("# 題\n", encoding="utf-8")
+    files = Files([File(u, str(docs), str(tmp_path / "site"), use_directory_urls=True) for u in [*uris, "index.md"]])
+    failures = Failures()
+
+    def pages(uri: str) -> Page | None:
+        return Page.read(docs / uri, f"docs/{uri}") if (docs / uri).is_file() else None
+
+    html = course_pages.render(
+        "<h1>題</h1><!-- course: start --><p>本文</p>", "index.md", None, FilesSiteMap(files), pages, failures
+    )
+    assert not failures.reported()
+    assert "<!-- course: start -->" not in html
+    assert html.index('class="block-map') < html.index('class="course-start"') < html.index("<p>本文")
+    for track in course.TRACKS:
+        first = track.pages[0][: -len(".md")] + "/"
+        button = f'href="{first}" data-track="{track.key}"><span class="course-start__name">{track.name}</span>'
+        assert button in html, track.key
+        assert f"約 {2 * len(track.pages)} 分" in html.split(f'data-track="{track.key}"', 1)[1].split("</a>", 1)[0]

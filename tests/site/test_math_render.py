@@ -21,8 +21,20 @@ def test_inline_and_display_formulas_are_typeset_and_marked():
     inline, display = re.findall(r'<(span|div) class="arithmatex" data-typeset="done">(.*?)</\1>', out, re.S)[:2]
     assert inline[1].startswith('<span class="katex"><span class="katex-mathml"><math')
     assert "<annotation encoding=\"application/x-tex\">\\sqrt{d_k} &lt; 3</annotation>" in inline[1]  # unescaped TeX
-    assert display[1].startswith('<span class="katex-display">')
+    assert display[1].startswith('<span class="katex-display tm-breaks">')
     assert "\\(" not in out and "\\[" not in out
+
+
+def test_a_one_line_display_formula_may_break_and_aligned_lines_stay_as_written():
+    """A chain of equalities is typeset in display style as running text (KaTeX breaks it after = or + where the
+    column is narrow); a formula in aligned lines of its own keeps display mode."""
+    chain = formulas.typeset("a = b + c = d", display=True)
+    assert chain.startswith('<span class="katex-display tm-breaks"><span class="katex">')
+    assert chain.count('class="katex-base"') == 4  # a line may break between these: a =, b +, c =, d
+    assert 'displaystyle="true"' in chain  # fractions and sums drawn as in display mode
+    aligned = formulas.typeset("\\begin{aligned} a &= b \\\\ &= c \\end{aligned}", display=True)
+    assert aligned.startswith('<span class="katex-display"><span class="katex">')
+    assert formulas.typeset("a = b", display=False).startswith('<span class="katex">')
 
 
 def test_a_formula_katex_rejects_is_a_failure_of_the_build():

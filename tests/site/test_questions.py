@@ -28,7 +28,6 @@ NUMBER = """\
 
 !!! exercise number
     answer: {{ 2.83 = sqrt(preset.D_K) }}
-    topic: √d_k
 
     $\\sqrt{d_k}$ を求めてください。
 
@@ -69,7 +68,7 @@ def test_a_number_question_is_read_with_its_lines_and_precision():
     assert bank is None
     assert (exercise.kind, exercise.line, exercise.answer_line) == ("number", 5, 6)
     assert (exercise.answer_literal, exercise.answer_expression) == ("2.83", "sqrt(preset.D_K)")
-    assert (exercise.decimals, exercise.precision, exercise.topic) == (2, "小数第 2 位まで", "√d_k")
+    assert (exercise.decimals, exercise.form.words, exercise.topic) == (2, "小数第 2 位まで", "")
     lines = NUMBER.split("\n")
     assert exercise.question[0].text(lines) == "$\\sqrt{d_k}$ を求めてください。\n\n- 箇条書きも\n  書けます"
     assert exercise.hint.text(lines) == "$d_k = 8$ です。"
@@ -100,6 +99,8 @@ def test_the_markup_is_the_contract_the_script_drives():
     html = "\n".join(exercise_markdown(choice, 1, CHOICE.split("\n")))
     assert 'data-kind="choice" data-answer="b"' in html and html.count('type="radio"') == 2
     assert "「前」: 前ではない理由。" in html and "答え: **後**" in html  # reasons go with the solution
+    assert '<span class="exercise-reason" data-option="a" hidden></span>「前」' in html  # the script quotes it
+    assert 'data-served="0"' in html and 'data-served="1"' in html
 
 
 def test_ids_are_stable_and_a_repeated_question_is_an_error():

@@ -49,3 +49,22 @@ def test_a_lost_placeholder_is_an_error_naming_the_page():
     broken = stripped.replace("<!-- tf-search-skip 1 -->", "")
     with pytest.raises(BuildError, match=r"search_skip: notes/p\.md: 2 figures were set aside, 1 placeholders"):
         put_back(broken, figures, "notes/p.md")
+
+
+def test_a_lesson_page_keeps_code_tab_labels_and_the_block_map_out_of_the_index():
+    """A result's preview is the start of its section's text: on a lesson page it is prose, never code; an API
+    page keeps its code (it is what the page documents). Everything comes back in the built page."""
+    page = (
+        '<nav class="block-map block-map--small" aria-label="地図"><p>ブロックの地図</p><ol><li>1埋め込み</li></ol>'
+        '<p class="block-map__note">読む目安 約 5 分</p></nav>\n<h2 id="s">節</h2>\n<p>マスクの説明。</p>\n'
+        '<div class="tabbed-set"><div class="tabbed-labels"><label for="exec-1--__tabbed_1_1">ソース</label>'
+        '<label for="exec-1--__tabbed_1_2">結果</label></div>\n<div class="tabbed-content"><div class="tabbed-block">'
+        '<div class="highlight"><pre><span></span><code>import numpy as np\n</code></pre></div></div></div></div>'
+    )  # fmt: skip
+    stripped, parts = take_out(page)
+    texts = " ".join(text for _, _, text in _sections(stripped))
+    assert "マスクの説明" in texts
+    assert not any(word in texts for word in ("import", "ソース", "結果", "ブロックの地図", "読む目安")), texts
+    assert put_back(stripped, parts, "p.md") == page
+    api_stripped, _ = take_out(page, lesson=False)
+    assert "import numpy" in " ".join(text for _, _, text in _sections(api_stripped))

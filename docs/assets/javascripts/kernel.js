@@ -181,18 +181,10 @@
     });
   }
 
-  // forward(tokenIds, {knobs | weights, scale, causal, positions}) → every intermediate of BlockTrace.
-  function forward(tokenIds, options) {
-    var opts = options || {};
-    var W = opts.weights || weights(opts.knobs);
-    var sw = switchesOf(opts);
-    checkTokens(tokenIds, W.W_E.length);
-    var T = tokenIds.length, dModel = W.W_E[0].length, h = W.n_heads;
-
-    var X_tok = tokenIds.map(function (id) { return W.W_E[id].slice(); }); // (T, d_model)
-    var X_pos = sw.positions ? positionalEncoding(T, dModel) : zeros(T, dModel);
-    var X = addRows(X_tok, X_pos);
-
+  // One Post-LN block on its input X (T, d_model) → every intermediate from Q to ln2_out. The encoder's forward
+  // and each block of the decoder run it; W holds the block's weights (W_Q … ln2_beta), sw the switches.
+  function block(X, W, h, eps, sw) {
+    var T = X.length;
     var Q = splitHeads(matmul(X, W.W_Q), h); // [t][head][k]
     var K = splitHeads(matmul(X, W.W_K), h);
     var V = splitHeads(matmul(X, W.W_V), h);
@@ -232,17 +224,34 @@
     var Y = matmul(concat, W.W_O); // (T, d_model)
 
     var residual1 = addRows(X, Y);
-    var ln1_out = layerNorm(residual1, W.ln1_gamma, W.ln1_beta, W.eps);
+    var ln1_out = layerNorm(residual1, W.ln1_gamma, W.ln1_beta, eps);
     var ffn_pre = addBias(matmul(ln1_out, W.W1), W.b1); // (T, d_ff)
     var ffn_h = ffn_pre.map(function (r) { return r.map(gelu); });
     var ffn_out = addBias(matmul(ffn_h, W.W2), W.b2); // (T, d_model)
     var residual2 = addRows(ln1_out, ffn_out);
-    var ln2_out = layerNorm(residual2, W.ln2_gamma, W.ln2_beta, W.eps);
+    var ln2_out = layerNorm(residual2, W.ln2_gamma, W.ln2_beta, eps);
     return {
-      tokens: tokenIds.slice(), X_tok: X_tok, X_pos: X_pos, X: X, Q: Q, K: K, V: V, scores: scores, attn: attn,
-      head_out: head_out, concat: concat, Y: Y, residual1: residual1, ln1_out: ln1_out, ffn_pre: ffn_pre,
-      ffn_h: ffn_h, ffn_out: ffn_out, residual2: residual2, ln2_out: ln2_out,
+      X: X, Q: Q, K: K, V: V, scores: scores, attn: attn, head_out: head_out, concat: concat, Y: Y,
+      residual1: residual1, ln1_out: ln1_out, ffn_pre: ffn_pre, ffn_h: ffn_h, ffn_out: ffn_out,
+      residual2: residual2, ln2_out: ln2_out,
     };
+  }
+
+  // forward(tokenIds, {knobs | weights, scale, causal, positions}) → every intermediate of BlockTrace.
+  function forward(tokenIds, options) {
+    var opts = options || {};
+    var W = opts.weights || weights(opts.knobs);
+    var sw = switchesOf(opts);
+    checkTokens(tokenIds, W.W_E.length);
+    var T = tokenIds.length, dModel = W.W_E[0].length;
+
+    var X_tok = tokenIds.map(function (id) { return W.W_E[id].slice(); }); // (T, d_model)
+    var X_pos = sw.positions ? positionalEncoding(T, dModel) : zeros(T, dModel);
+    var trace = block(addRows(X_tok, X_pos), W, W.n_heads, W.eps, sw);
+    trace.tokens = tokenIds.slice();
+    trace.X_tok = X_tok;
+    trace.X_pos = X_pos;
+    return trace;
   }
 
   // ------------------------------------------------------------ tokenizer (mirrors transformer_math.tokenizer)
@@ -507,6 +516,13 @@
     return best;
   }
 
+  // "win" beyond the tie tolerance, "tie" within it, "lose" (mirror relations.verdict_of)
+  function verdictOf(margin) {
+    var tolerance = ensureLoaded().tie_tolerance;
+    if (margin > tolerance) return "win";
+    return margin >= -tolerance ? "tie" : "lose";
+  }
+
   function relations(trace) {
     var p = ensureLoaded();
     var categories = trace.tokens.map(function (id) { return p.categories[id]; });
@@ -520,9 +536,15 @@
           var others = row.slice();
           others[j] = -Infinity;
           var runner = argmax(others);
+          var margin = row[j] - row[runner], verdict = verdictOf(margin), tied = [];
+          if (verdict === "tie") {
+            var top = Math.max.apply(null, row);
+            row.forEach(function (w, k) { if (k !== j && w >= top - p.tie_tolerance) tied.push(k); });
+          }
           out.push({
             bond: b, head: bond.head, query_pos: i, key_pos: j, weight: row[j], winner_pos: argmax(row),
-            runner_up_pos: runner, runner_up_weight: row[runner], wins: argmax(row) === j, margin: row[j] - row[runner],
+            runner_up_pos: runner, runner_up_weight: row[runner], margin: margin, verdict: verdict,
+            wins: verdict === "win", tied_pos: tied,
           });
         });
       });
@@ -541,6 +563,222 @@
     return out;
   }
 
+  // ------------------------------------------------------------ the decoder (mirrors transformer_math.decoder_model
+  // and generation): two or more causal blocks, block b's ln2_out is block b + 1's X, the output layer tied to
+  // the embedding (logits = ln2_out(last) · W_Eᵀ); generation with temperature, top-k, top-p and seeded draws.
+
+  // The weights of one decoder block under the names block() reads.
+  function blockWeights(B) {
+    return {
+      W_Q: B.W_Q, W_K: B.W_K, W_V: B.W_V, W_O: B.W_O, W1: B.W1, b1: B.b1, W2: B.W2, b2: B.b2,
+      ln1_gamma: B.gamma1, ln1_beta: B.beta1, ln2_gamma: B.gamma2, ln2_beta: B.beta2,
+    };
+  }
+
+  var DECODER_SWITCHES = { scale: true, causal: true, positions: true };
+
+  // ids → every intermediate: X_tok, X_pos, blocks[b] (block()'s fields), logits and probs [t][word].
+  function decoderForward(D, ids) {
+    checkIds(D, ids, "ids");
+    var W = D.weights;
+    var X_tok = ids.map(function (id) { return W.W_E[id].slice(); });
+    var X_pos = ids.map(function (_, t) { return W.W_P[t].slice(); });
+    var X = addRows(X_tok, X_pos);
+    var blocks = [];
+    W.blocks.forEach(function (B) {
+      var trace = block(X, blockWeights(B), D.heads, D.eps, DECODER_SWITCHES);
+      blocks.push(trace);
+      X = trace.ln2_out; // the next block's input
+    });
+    var logits = X.map(function (row) { // tied: logits[t][w] = Σ_d ln2_out[t][d]·W_E[w][d]
+      return W.W_E.map(function (embedding) {
+        var sum = 0;
+        for (var d = 0; d < row.length; d++) sum += row[d] * embedding[d];
+        return sum;
+      });
+    });
+    return { tokens: ids.slice(), X_tok: X_tok, X_pos: X_pos, blocks: blocks, logits: logits, probs: logits.map(softmax) };
+  }
+
+  // A DecoderError names the argument that was wrong (argument) and what it was (detail), as src's ValueError does.
+  function DecoderError(argument, message, detail) {
+    var error = new Error(argument + ": " + message);
+    error.name = "DecoderError";
+    error.argument = argument;
+    Object.keys(detail || {}).forEach(function (key) { error[key] = detail[key]; });
+    return error;
+  }
+
+  function checkIds(D, ids, name) {
+    if (!Array.isArray(ids) || ids.length === 0) throw DecoderError(name, "must hold at least one word", { kind: "empty" });
+    if (ids.length > D.nPositions) {
+      throw DecoderError(name, "holds " + ids.length + " words, more than the model's " + D.nPositions + " positions", { kind: "length", count: ids.length });
+    }
+    ids.forEach(function (id, t) {
+      if (!Number.isInteger(id) || id < 0 || id >= D.vocab.length) {
+        throw DecoderError(name, "[" + t + "] = " + String(id) + " is outside the vocabulary 0 … " + (D.vocab.length - 1), { kind: "id", position: t });
+      }
+    });
+  }
+
+  // Words → ids, <bos> first (src's generation.prompt_ids): words are separated by any white space.
+  function promptIds(D, text) {
+    if (typeof text !== "string") throw DecoderError("prompt", "must be text", { kind: "type" });
+    var words = splitOnSpace(Array.from(text));
+    var ids = [D.bos];
+    words.forEach(function (word, position) {
+      if (!D.wordIds.has(word)) throw DecoderError("prompt", "unknown word " + JSON.stringify(word) + " at position " + (position + 1), { kind: "unknown_word", word: word, position: position + 1 });
+      ids.push(D.wordIds.get(word));
+    });
+    if (words.length === 0) throw DecoderError("prompt", "must hold at least one word", { kind: "empty" });
+    checkIds(D, ids, "prompt");
+    return ids;
+  }
+
+  // mulberry32: u_1, u_2, … in [0, 1) from a 32-bit seed (src's generation.uniforms, the same integer steps).
+  function uniforms(seed) {
+    var a = seed | 0;
+    return function () {
+      a = (a + 0x6d2b79f5) | 0;
+      var t = Math.imul(a ^ (a >>> 15), 1 | a);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  function isNumber(x) {
+    return typeof x === "number" && !Number.isNaN(x);
+  }
+
+  // {steps, temperature, topK, topP, seed} with src's defaults and checks (a DecoderError naming the setting).
+  function settingsOf(options) {
+    var o = options || {};
+    var s = {
+      steps: o.steps === undefined ? null : o.steps, temperature: o.temperature === undefined ? 1 : o.temperature,
+      topK: o.topK === undefined ? null : o.topK, topP: o.topP === undefined ? 1 : o.topP, seed: o.seed === undefined ? 0 : o.seed,
+    };
+    if (!isNumber(s.temperature) || !(s.temperature > 0) || !isFinite(s.temperature)) {
+      throw DecoderError("temperature", "must be a finite number > 0, got " + String(s.temperature), { kind: "temperature" });
+    }
+    if (s.topK !== null && (!Number.isInteger(s.topK) || s.topK < 1)) {
+      throw DecoderError("topK", "must be an integer ≥ 1 (or null to keep every word), got " + String(s.topK), { kind: "topK" });
+    }
+    if (!isNumber(s.topP) || !(s.topP > 0 && s.topP <= 1)) {
+      throw DecoderError("topP", "must be a number in (0, 1], got " + String(s.topP), { kind: "topP" });
+    }
+    if (s.steps !== null && (!Number.isInteger(s.steps) || s.steps < 1)) {
+      throw DecoderError("steps", "must be an integer ≥ 1 (or null: until <eos> or the last position), got " + String(s.steps), { kind: "steps" });
+    }
+    if (!Number.isInteger(s.seed) || s.seed < 0 || s.seed > 4294967295) {
+      throw DecoderError("seed", "must be an integer in 0 … 2^32 − 1, got " + String(s.seed), { kind: "seed" });
+    }
+    return s;
+  }
+
+  // Ids from the most to the least probable; equal probabilities in id order.
+  function byProbability(p) {
+    return p.map(function (_, id) { return id; }).sort(function (a, b) { return p[b] - p[a] || a - b; });
+  }
+
+  function renormalise(p, keep) {
+    var kept = p.map(function (x, id) { return keep[id] ? x : 0; });
+    var total = 0;
+    kept.forEach(function (x) { total += x; });
+    return kept.map(function (x) { return x / total; });
+  }
+
+  // Keep the k most probable words and renormalise (null or k ≥ vocabulary: unchanged).
+  function topKFilter(p, k) {
+    if (k === null || k >= p.length) return p.slice();
+    var keep = p.map(function () { return false; });
+    byProbability(p).slice(0, k).forEach(function (id) { keep[id] = true; });
+    return renormalise(p, keep);
+  }
+
+  // Keep the most probable words while the total of the words ahead of each falls short of top_p; renormalise.
+  function topPFilter(p, topP) {
+    if (topP >= 1) return p.slice();
+    var keep = p.map(function () { return false; });
+    var before = 0;
+    byProbability(p).forEach(function (id) {
+      if (before < topP) keep[id] = true;
+      before += p[id];
+    });
+    return renormalise(p, keep);
+  }
+
+  // The first id whose cumulative probability exceeds u and whose probability is > 0.
+  function drawWord(p, u) {
+    var cumulative = 0, last = -1;
+    for (var id = 0; id < p.length; id++) {
+      cumulative += p[id];
+      if (p[id] > 0) {
+        if (cumulative > u) return id;
+        last = id;
+      }
+    }
+    return last; // rounding left the total at or below u: the last word that can be drawn
+  }
+
+  // Temperature, then top-k, then top-p, then the draw with u (src's generation.choose).
+  function choose(z, s, u) {
+    var tempered = softmax(z.map(function (x) { return x / s.temperature; }));
+    var afterTopK = topKFilter(tempered, s.topK);
+    var final = topPFilter(afterTopK, s.topP);
+    return { logits: z, probs: softmax(z), tempered: tempered, afterTopK: afterTopK, final: final, u: u, word: drawWord(final, u) };
+  }
+
+  // Every step of generating from ids: {tokens, steps: [{context, choice, attn: [block][head][j]}], stopped}.
+  // Stops after <eos>, after `steps` words, or when the sequence fills the model's positions (src's generate).
+  function decoderRun(D, ids, options) {
+    var s = settingsOf(options);
+    checkIds(D, ids, "prompt");
+    var next = uniforms(s.seed);
+    var tokens = ids.slice(), made = [], stopped = "positions";
+    while (tokens.length <= D.nPositions) {
+      var trace = decoderForward(D, tokens), last = tokens.length - 1;
+      var c = choose(trace.logits[last], s, next());
+      var attn = trace.blocks.map(function (b) { return b.attn.map(function (head) { return head[last]; }); });
+      made.push({ context: tokens.slice(), choice: c, attn: attn });
+      tokens.push(c.word);
+      if (c.word === D.eos) { stopped = "eos"; break; }
+      if (s.steps !== null && made.length >= s.steps) { stopped = "steps"; break; }
+      if (tokens.length >= D.nPositions) break;
+    }
+    return { prompt: ids.slice(), tokens: tokens, steps: made, stopped: stopped };
+  }
+
+  // A decoder from the data of transformer_site.panels.kernel_data.decoder_data: the API of issue 32 (vocab, heads, eps,
+  // weights {W_E, W_P, blocks}, forward(ids), generate(ids, settings) → ids) and what the try-it panel reads.
+  function makeDecoder(data) {
+    if (!data || !Array.isArray(data.vocab) || !data.weights || !Array.isArray(data.weights.blocks)) {
+      throw new Error("TransformerKernel.makeDecoder: data must be a decoder emitted by transformer_site.panels.kernel_data");
+    }
+    GELU_CUBIC = data.constants.gelu_cubic;
+    if (!whitespace) whitespace = new Set(Array.from(data.whitespace));
+    var D = {
+      vocab: data.vocab.slice(), heads: data.heads, eps: data.eps, weights: data.weights, bos: data.bos, eos: data.eos,
+      nPositions: data.weights.W_P.length, wordIds: new Map(data.vocab.map(function (w, id) { return [w, id]; })),
+    };
+    D.forward = function (ids) { return decoderForward(D, ids); };
+    D.run = function (ids, options) { return decoderRun(D, ids, options); };
+    D.generate = function (ids, options) { return decoderRun(D, ids, options).tokens; };
+    D.promptIds = function (text) { return promptIds(D, text); };
+    return D;
+  }
+
+  var decoder = null;
+
+  // The page's decoder: the first <template class="tm-decoder-data"> (text, never markup), read on first use.
+  function pageDecoder() {
+    if (decoder) return decoder;
+    var doc = root.document;
+    var node = doc && doc.querySelector("template.tm-decoder-data");
+    if (!node) throw new Error("TransformerKernel.decoder: this page embeds no decoder (template.tm-decoder-data)");
+    decoder = makeDecoder(JSON.parse(node.content.textContent));
+    return decoder;
+  }
+
   var api = {
     load: load,
     weights: weights,
@@ -551,6 +789,9 @@
     firingDetectors: firingDetectors,
     positionalEncoding: function (T, dModel) { ensureLoaded(); return positionalEncoding(T, dModel); },
     get preset() { return ensureLoaded(); },
+    makeDecoder: makeDecoder,
+    uniforms: uniforms,
+    get decoder() { return pageDecoder(); },
   };
 
   if (typeof module === "object" && module.exports) module.exports = api;

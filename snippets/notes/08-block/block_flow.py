@@ -1,7 +1,7 @@
 import numpy as np
 
 from transformer_figures import figure_html
-from transformer_figures.notes_ffn_figs import block_flow_figure
+from transformer_figures.notes_ffn_figs import block_flow_figure, block_flow_phone_figure
 from transformer_math import ops, preset_trace, preset_weights
 
 W, tokens = preset_weights(), preset_trace(1).tokens  # 文1、token id (T,)
@@ -33,6 +33,6 @@ print(
         alt="1 ブロックの計算の流れ。tokens (5) → X (5, 16) → Q, K, V (5, 2, 8) → scores と attn (2, 5, 5) → "
         "Y (5, 16) → ln1_out (5, 16) → ffn_h (5, 32) → ffn_out (5, 16) → ln2_out (5, 16)。"
         "X と ln1_out から残差の矢印が LayerNorm へ伸びる。",
-        phone=False,  # boxes placed by hand: on a phone it scrolls sideways at its own size
+        phone=block_flow_phone_figure(stages),  # on a phone: each stage's shape on the line under its box
     )
 )

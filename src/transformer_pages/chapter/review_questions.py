@@ -10,17 +10,31 @@ import math
 
 import numpy as np
 
-from transformer_math import attention, counting, masking, ops
+from transformer_math import (
+    adam,
+    attention,
+    bpe,
+    counting,
+    masking,
+    ops,
+    preset,
+    preset_weights,
+    regularization,
+    schedules,
+)
+from transformer_math.block import forward
 from transformer_math.configs import BERT_BASE, GPT2_SMALL
 from transformer_math.configs import TRANSFORMER_BASE as BASE
 from transformer_math.configs import TRANSFORMER_BIG as BIG
 
 from .. import which
+from ..decoder.tokenization_questions import FIGURE_1
 from .add_norm_questions import ln_placement_formula
 from .attention_kinds import CROSS_M, CROSS_N, cross, mask, scaling
 from .ffn import position_wise_gap
 from .positional_encoding import rotation_error
 from .positional_encoding_questions import slip_wavelength
+from .training_questions import LR_UNIT
 
 # ------------------------------------------------------------------------------------------------- √d_k
 
@@ -153,6 +167,34 @@ def pe_norm() -> float:
     return float(np.linalg.norm(ops.positional_encoding(1, BASE.d_model)[0]))
 
 
+SWAP_SENTENCE, SWAP = 3, (2, 1, 0, 3, 4)
+"""私 は 猫 が 好き with its first and third words swapped: 猫 は 私 が 好き."""
+
+
+def swap_outputs(positions: bool) -> tuple[np.ndarray, np.ndarray]:
+    """ln2_out of the swapped sentence, and the original's ln2_out with its rows swapped the same way."""
+    tokens = preset.sentence(SWAP_SENTENCE).token_ids
+    order = np.array(SWAP)
+    out = forward(preset_weights(), tokens, positions=positions).ln2_out  # (T, d_model)
+    swapped = forward(preset_weights(), tokens[order], positions=positions).ln2_out
+    return swapped, out[order]
+
+
+def swapped_without_position() -> str:
+    """Without positional encoding, what swapping two words does to the block's output: its rows swap, no more."""
+    swapped, rows_swapped = swap_outputs(positions=False)
+    original = forward(preset_weights(), preset.sentence(SWAP_SENTENCE).token_ids, positions=False).ln2_out
+    follows = bool(np.allclose(swapped, rows_swapped, rtol=0, atol=1e-12))
+    same = bool(np.allclose(swapped, original, rtol=0, atol=1e-12))
+    return which({"rows_swap": follows, "same": same, "changed": not (follows or same)}, True)
+
+
+def swap_change_with_position() -> float:
+    """With positional encoding: the largest change of a word's output when the two words swap places."""
+    swapped, rows_swapped = swap_outputs(positions=True)
+    return float(np.abs(swapped - rows_swapped).max())
+
+
 def pair_advantage() -> str:
     """What pairing sin with cos buys, as measured: the shift by k is one rotation, the same at every position."""
     pe = ops.positional_encoding(1000, BASE.d_model)
@@ -220,9 +262,9 @@ def expected_masked() -> float:
     return MLM_TOKENS * masking.MLM_SELECT_RATE * masking.MLM_MASK_RATE
 
 
-def random_share_percent() -> float:
-    """Of all tokens, the percentage replaced by a random word: 15 % × 10 %."""
-    return 100 * masking.MLM_SELECT_RATE * masking.MLM_RANDOM_RATE
+def random_share() -> float:
+    """Of all tokens, the share replaced by a random word: 15 % × 10 %."""
+    return masking.MLM_SELECT_RATE * masking.MLM_RANDOM_RATE
 
 
 def bert_embeddings() -> int:
@@ -289,6 +331,184 @@ def restricted_path() -> int:
     return counting.layer_complexity("restricted").max_path_length(RESTRICTED_N, r=RESTRICTED_R)
 
 
+# ------------------------------------------------------------------------------------------------ Adam
+
+ADAM_STEP = 10
+"""The bias-correction question: the step whose m̂ the reader computes."""
+
+
+def beta2_horizon() -> float:
+    """About how many recent steps v_t averages with β2 = 0.98: 1/(1 − β2)."""
+    return adam.averaging_horizon(BASE.adam_beta2)
+
+
+def m_correction() -> float:
+    """What step ADAM_STEP multiplies m_t by to get m̂_t: 1/(1 − β1^t)."""
+    return adam.bias_correction(BASE.adam_beta1, ADAM_STEP)
+
+
+EPS_GRADIENT = 1e-3
+"""An ordinary gradient, to see how much ε changes a step."""
+
+
+def eps_share() -> float:
+    """How much ε changes the first step of a parameter whose gradient is EPS_GRADIENT (relative)."""
+    g = np.array([EPS_GRADIENT])
+    m, v = adam.adam_moments(np.zeros(1), np.zeros(1), g)
+    with_eps = adam.adam_change(m, v, 1, 1.0)
+    without = adam.adam_change(m, v, 1, 1.0, eps=0.0)
+    return float(abs(with_eps[0] - without[0]) / abs(without[0]))
+
+
+def eps_role() -> str:
+    """What ε does, as computed: with a gradient that stays 0, the step is 0/0 without ε and 0 with it."""
+    zero = np.zeros(1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        without = adam.adam_change(zero, zero, 1, 1.0, eps=0.0)
+    still = adam.adam_change(zero, zero, 1, 1.0)
+    return which(
+        {
+            "stable": bool(not np.isfinite(without).all() and np.all(still == 0.0)),
+            "smaller": bool(eps_share() > 1e-3),
+            "moves": bool(np.all(np.abs(still) == 1.0)),
+        },
+        True,
+    )
+
+
+# ----------------------------------------------------------------------------------------------- warm-up
+
+
+def peak_step() -> int:
+    """The step with the largest learning rate, found by computing the schedule over its first steps."""
+    steps = np.arange(1, 5 * BASE.warmup_steps + 1)
+    return int(steps[np.argmax(schedules.noam_lr(steps))])
+
+
+def half_peak_decay_step() -> float:
+    """After the peak, the step where the learning rate has fallen to half the peak."""
+    return schedules.noam_steps_at(schedules.noam_peak_lr() / 2)[1]
+
+
+EARLY_STEP = 1000
+"""The warm-up question: the learning rate at step 1000, in units of 10⁻⁴."""
+
+
+def half_peak_rise_step() -> float:
+    """During the warm-up, the step where the learning rate reaches half the peak."""
+    return schedules.noam_steps_at(schedules.noam_peak_lr() / 2)[0]
+
+
+def early_lr_in_units() -> float:
+    return float(schedules.noam_lr(EARLY_STEP)) / LR_UNIT
+
+
+# ----------------------------------------------------------------------------------------------- dropout
+
+DROPOUT_SITE_OPTIONS = {
+    "residual": ("X", "Y", "ffn_out"),
+    "sublayers": ("Y", "ffn_out"),
+    "normalised": ("ln1_out", "ln2_out"),
+    "weights": ("attn",),
+}
+"""What each option of the dropout question claims, in the block's names: where dropout acts in training."""
+
+
+def dropout_sites() -> str:
+    """Where a training pass of the block drops entries out (the paper's residual dropout, §5.4)."""
+    dropped = regularization.dropped_sites(preset_weights(), preset.sentence(1).token_ids, BASE.dropout)
+    return which(DROPOUT_SITE_OPTIONS, dropped)
+
+
+def base_dropout_scale() -> float:
+    """What the kept entries are multiplied by at P_drop = 0.1: 1 / (1 − P)."""
+    return 1.0 / (1.0 - BASE.dropout)
+
+
+def expected_dropped() -> float:
+    """Entries of one token's X (d_model = 512) that dropout sets to 0, on average: P_drop · d_model."""
+    return BASE.dropout * BASE.d_model
+
+
+# ------------------------------------------------------------------------------------------ label smoothing
+
+SMOOTH_K = 10
+"""The label-smoothing questions: a vocabulary of 10 words."""
+SMOOTH_TARGET = schedules.label_smoothing_target(0, SMOOTH_K, BASE.label_smoothing)
+
+
+def smoothed_correct() -> float:
+    return float(SMOOTH_TARGET[0])
+
+
+def smoothed_min_loss() -> float:
+    """The smallest cross-entropy any prediction reaches against the smoothed target: its entropy (nats)."""
+    return schedules.entropy(SMOOTH_TARGET)
+
+
+def smoothed_other() -> float:
+    return float(SMOOTH_TARGET[1])
+
+
+def smoothed_gap() -> float:
+    """log(q'_y / q'_k): the logit gap of the prediction that equals the smoothed target (the best one)."""
+    return float(np.log(SMOOTH_TARGET[0] / SMOOTH_TARGET[1]))
+
+
+def gap_at_best() -> str:
+    """The logit gap where the loss is smallest, for the smoothed target and for the one-hot one."""
+    one_hot = np.eye(SMOOTH_K)[0]
+    with np.errstate(divide="ignore"):
+        one_hot_gap = float(np.log(one_hot[0] / one_hot[1]))
+    smoothed = smoothed_gap()
+    return which(
+        {
+            "finite": bool(np.isfinite(smoothed) and smoothed > 0 and np.isinf(one_hot_gap)),
+            "infinite": bool(np.isinf(smoothed) and np.isinf(one_hot_gap)),
+            "zero": bool(smoothed == 0),
+        },
+        True,
+    )
+
+
+# ----------------------------------------------------------------------------------------------------- BPE
+
+BPE_MERGES = 3
+"""The BPE question: merges learned on the corpus of the BPE paper's code before a new word is split."""
+BPE_WORD = "lowest"
+"""A word the corpus does not hold; its end is the one the first merges build."""
+BPE_SPLIT_OPTIONS = {
+    "split": ("l", "o", "w", "est</w>"),
+    "whole": ("lowest</w>",),
+    "chars": ("l", "o", "w", "e", "s", "t", "</w>"),
+    "low_est": ("low", "est</w>"),
+}
+"""What each option of the question claims: the symbols BPE_WORD is split into."""
+
+
+def bpe_exam_run() -> bpe.BPERun:
+    return bpe.learn([word for word, count in FIGURE_1.items() for _ in range(count)], BPE_MERGES)
+
+
+def bpe_unseen_split() -> str:
+    """How BPE_WORD is split by replaying the learned merges in order (BPE applied to a word it never saw)."""
+    return which(BPE_SPLIT_OPTIONS, bpe_exam_run().segment(BPE_WORD))
+
+
+def bpe_lo_count() -> int:
+    """How often l + o stands side by side in the corpus before any merge (low and lower)."""
+    run = bpe_exam_run()
+    return bpe.pair_counts(run.initial, run.counts)[("l", "o")]
+
+
+def bpe_merge_count() -> int:
+    """How often each of the BPE_MERGES merges was found when it was chosen (the same for all of them here)."""
+    counts = {step.count for step in bpe_exam_run().steps}
+    if len(counts) != 1:
+        raise ValueError(f"the merges were found {sorted(counts)} times: the question says they share one count")
+    return counts.pop()
+
+
 LABELS = {
     "score_std_theory()": "d_k = 64 の q·k の標準偏差 (理論値 √d_k)",
     "ONE_HEAD_D_K": "1 ヘッドで使うときの d_k (= d_model)",
@@ -310,7 +530,7 @@ LABELS = {
     "toy_last()": "(0, 0, 0, 4) の LayerNorm の最後の成分",
     "MLM_TOKENS": "MLM の問題のコーパスのトークン数",
     "expected_masked()": "1000 トークンで [MASK] になる数の期待値",
-    "random_share_percent()": "MLM でランダムな語になるトークンの割合 (%)",
+    "random_share()": "MLM でランダムな語になるトークンの割合",
     "bert_embeddings()": "BERT-base の入力の埋め込みのパラメータ数",
     "segment_kinds()": "BERT のセグメント埋め込みの表の行数",
     "GPT_T": "GPT の問題のトークン数",
@@ -325,5 +545,28 @@ LABELS = {
     "RESTRICTED_N": "制限付き Self-Attention の問題の位置の数 n",
     "RESTRICTED_R": "制限付き Self-Attention の窓の幅 r",
     "restricted_path()": "r = 32 の制限付き Self-Attention で 1024 位置に届く層の数",
+    "SWAP_SENTENCE": "語を入れ替える問題の文の番号",
+    "swap_change_with_position()": "位置エンコーディングありで 2 語を入れ替えたときの出力の変化の最大",
+    "ADAM_STEP": "バイアス補正の問題のステップ",
+    "beta2_horizon()": "β2 = 0.98 の移動平均がおよそ平均するステップ数 1/(1 − β2)",
+    "m_correction()": "step 10 の m̂ を作るために m に掛ける数 1/(1 − β1^10)",
+    "EPS_GRADIENT": "ε の効き方を見る勾配の大きさ",
+    "eps_share()": "勾配 10⁻³ の最初の一歩を ε が変える割合",
+    "peak_step()": "学習率が最大になるステップ",
+    "half_peak_decay_step()": "ピークの後で学習率がピークの半分になるステップ",
+    "EARLY_STEP": "ウォームアップ中の学習率の問題のステップ",
+    "early_lr_in_units()": "step 1000 の学習率 (10⁻⁴ 単位)",
+    "base_dropout_scale()": "base モデルのドロップアウトで残った要素に掛ける倍率",
+    "expected_dropped()": "1 トークンの 512 成分のうちドロップアウトで 0 になる数の期待値",
+    "SMOOTH_K": "ラベル平滑化の問題の語彙の大きさ",
+    "smoothed_correct()": "語彙 10 語でのラベル平滑化の正解の目標",
+    "smoothed_min_loss()": "語彙 10 語の平滑化した目標に対する損失の最小値 (nat)",
+    "smoothed_other()": "語彙 10 語でのラベル平滑化の正解でない 1 語の目標",
+    "smoothed_gap()": "平滑化した目標どおりの予測での、正解とほかの語のロジットの差",
+    "half_peak_rise_step()": "ウォームアップ中に学習率がピークの半分になるステップ",
+    "BPE_MERGES": "BPE の問題で学ぶ併合の回数",
+    "bpe_unseen_split()": "3 回の併合で学んだ BPE が lowest を分ける記号",
+    "bpe_lo_count()": "BPE の原論文の例のコーパスで l + o が隣り合う回数",
+    "bpe_merge_count()": "BPE の原論文の例で最初の 3 回の併合の組がそれぞれ現れる回数",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

@@ -190,6 +190,16 @@ def loop_stay_probability() -> float:
     return float(np.prod([loop_prob(i) for i in steps]))
 
 
+def continuation(
+    prompt: str, seed: int = 0, temperature: float = 1.0, top_k: int | None = None, top_p: float = 1.0
+) -> str:
+    """What the try-it page's generation panel shows for ``prompt`` (the words after <bos>; "" for <bos> alone)
+    with these settings: the generated words."""
+    ids = gen.prompt_ids(model(), prompt) if prompt else np.array([model().bos])
+    run = gen.generate(model(), ids, seed=seed, temperature=temperature, top_k=top_k, top_p=top_p)
+    return model().text(run.generated)
+
+
 LABELS = {
     "TEMPERATURES": "温度 τ の例",
     "NUCLEUS": "裾の例の top-p",
@@ -214,5 +224,6 @@ LABELS = {
     "loop_min_similarity()": "「猫 猫」のあとの、続くステップの状態の cos の最小",
     "loop_stay_probability()": "乱数で選んでも「猫」を選び続ける確率",
     "first_repeat_step()": "文脈が「猫 猫」で終わる最初のステップ",
+    "continuation()": "「{0}」に続けて生成した語 (種 {1}、温度 τ = {2})",
 }
 """The Japanese label of each value the pages cite (their tooltips lead with it; see transformer_site.labels)."""

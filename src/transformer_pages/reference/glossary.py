@@ -20,7 +20,10 @@ Each term has:
   ``#anchor``; the strict build checks the link from the glossary page, a site test checks the anchor;
 - ``not_in``: longer words that contain a form but mean something else (「Tab キー」 is no attention key,
   「位置埋め込み」 no word embedding): where one of them is written, the form is not the term;
-- ``site_only``: a word of this site's hand-made model, not of the literature (the entry and tooltip say so).
+- ``site_only``: a word of this site's hand-made model, not of the literature (the entry and tooltip say so);
+- ``search_also``: spellings a reader may type into the search that the prose does not write (the katakana of an
+  English name: レイヤー正規化 for LayerNorm). The search treats all of a term's spellings — its forms, its English
+  names and these — as one (``transformer_site`` search: a section that writes one is found by the others).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ class Term:
     taught_at: str
     not_in: tuple[str, ...] = ()
     site_only: bool = False
+    search_also: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -131,6 +135,10 @@ TERMS: tuple[Term, ...] = (
          "クエリのトークンがキーの各トークンをどれだけ見るかの割合 (attn)。スコアを softmax に通したもので、"
          "行ごとに足すと 1 になる。",
          "notes/03-attention.md#attn-softmax"),
+    Term("注意機構", "ちゅういきこう", "attention (attention mechanism)", ("注意機構",),
+         "各トークンが、クエリとキーの内積で決めた重みでほかのトークンのバリューを足し合わせ、文のほかの位置の"
+         "情報を集める仕組み。Transformer では、スケール化内積注意の形で計算する。",
+         "notes/03-attention.md", search_also=("アテンション", "注意")),
     Term("スケール化内積注意", "すけーるかないせきちゅうい", "Scaled Dot-Product Attention",
          ("スケール化内積注意", "Scaled Dot-Product Attention"),
          "クエリとキーの内積を √d_k で割ってスコアにし、各行を softmax で注意の重みに変え、その重みでバリューを"
@@ -181,7 +189,7 @@ TERMS: tuple[Term, ...] = (
     Term("LayerNorm", "", "layer normalization", ("LayerNorm", "層正規化"),
          "トークンごとに、その行の成分の平均を引いて標準偏差で割る正規化 (そのあと γ 倍して β を足す)。"
          "このサイトのプリセットの γ と β は何も変えない値なので、標準化だけになる。",
-         "notes/05-layernorm1.md"),
+         "notes/05-layernorm1.md", search_also=("レイヤー正規化", "レイヤーノーム")),
     Term("Post-LN", "", "Post-LN (post-layer normalization)", ("Post-LN",),
          "残差を足した後に LayerNorm を通す置き方。元の Transformer とこのサイトのプリセットの形で、残差の道"
          "そのものが正規化を通る。",
@@ -215,7 +223,7 @@ TERMS: tuple[Term, ...] = (
     Term("勾配", "こうばい", "gradient", ("勾配",),
          "ある値を少しだけ変えたとき、損失がどれだけ変わるかを表す偏微分 (∂L/∂…)。学習はこれをもとに重みを"
          "動かす。",
-         "backprop/01-loss.md#cross-entropy-gradient"),
+         "backprop/01-loss.md#cross-entropy-gradient", search_also=("グラディエント",)),
     Term("逆伝播", "ぎゃくでんぱ", "backpropagation", ("誤差逆伝播", "逆伝播"),
          "損失の勾配を、出力の側から入力の側へ、連鎖律で 1 段ずつさかのぼって求める計算。",
          "backprop/02-output-ffn.md"),

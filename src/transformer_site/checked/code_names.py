@@ -11,7 +11,7 @@ Lesson pages are every page but the reference pages, the API pages (``docs/refer
 
 - the page's prose, tables, headings, admonitions, tabs, link texts, the words of checked claims, and the
   question texts, options, hints and worked solutions of its ``!!! exercise`` blocks (``in_page``; the
-  ``answer:`` line and an option's key are the author's code, not read);
+  ``answer:`` line, an option's key and a topic's key are the author's code, not read);
 - the tooltip label of each checked number and claim (``transformer_site.labels``; ``in_page`` too);
 - what its executed blocks print: captions, alt texts, titles, table cells, the text of SVG figures
   (``in_output``, given the HTML a block printed; ``python -m transformer_site.checked lint --code-names
@@ -152,6 +152,8 @@ def is_symbol(name: str) -> bool:
 
 _ANSWER_LINE = re.compile(r"^[ \t]*answer:.*$", re.MULTILINE)  # an exercise's answer: the author's expression
 _OPTION_KEY = re.compile(r"^([ \t]*option[ \t]+)(\S+?)(?=:)", re.MULTILINE)  # an option's key: an id, not text
+# a bank's topic key, as declared (``topic KEY: name``) and as a question names it (``topic: KEY``): an id too
+_TOPIC_KEY = re.compile(r"^([ \t]*topic(?:[ \t]+|:[ \t]*))([\w-]+)(?=:|[ \t]*$)", re.MULTILINE)
 _ALT_ATTRIBUTE = re.compile(r"""\b(?:alt|title|aria-label)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
@@ -164,6 +166,7 @@ def in_page(text: str, path: str, labels: bool = True) -> list[CodeName]:
     found = []
     text = _blank(text, _ANSWER_LINE, whole=True)
     text = _blank(text, _OPTION_KEY, group=2)
+    text = _blank(text, _TOPIC_KEY, group=2)
     fences = fence_spans(text)
     for region in scan(text):
         chunk = text[region.start : region.end]

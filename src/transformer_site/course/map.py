@@ -14,7 +14,8 @@ Under the page's title the build puts the small map (each stage a link to its pa
 chapter's map links to the chapter's pages), the page's reading time (``course.reading``, from the page's
 source, by the rule the index states) and links to the pages of the other tracks that cover the same idea
 (``course.counterparts``). On the index, the comment ``<!-- course: map -->`` is replaced by the large map and
-``<!-- course: path -->`` by the reading path: every track, what it assumes, its pages and their reading times.
+``<!-- course: path -->`` by the reading path: every track, what it assumes, its pages and their reading times;
+``<!-- course: start -->`` by the course's first screen: the block map and one start button per track with its length.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from transformer_site.page import Page, SiteMap
 
 _PATH_MARKER = "<!-- course: path -->"
 _MAP_MARKER = "<!-- course: map -->"
+_START_MARKER = "<!-- course: start -->"
 _H1_END = re.compile(r"</h1>", re.I)
 
 TEXT = {
@@ -147,6 +149,26 @@ def large_map(links: _Links) -> str:
     return block_map_html(stages, None, large=True, title=TEXT["large_map_title"])
 
 
+def _minutes(links: _Links, target: str) -> int:
+    source = links.source_text(target)
+    return course.reading_minutes(source) if source is not None else 0
+
+
+def start_html(links: _Links) -> str:
+    """The course's first screen: the block map, and one button per track to its first page, with the track's
+    reading time (the sum of its pages', as the reading path below adds them)."""
+    from transformer_figures.block_map import MapStage, block_map_html  # as in small_map
+    from transformer_figures.course_start import StartButton
+    from transformer_figures.course_start import start_html as buttons_html
+
+    stages = [MapStage(s.key, s.label, links.url(s.notes)) for s in course.STAGES]
+    buttons = [
+        StartButton(t.key, t.name, links.url(t.pages[0]), sum(_minutes(links, p) for p in t.pages))
+        for t in course.TRACKS
+    ]
+    return block_map_html(stages, None) + buttons_html(buttons)
+
+
 def path_html(links: _Links) -> str:
     """Every track: its title, what it assumes, its pages in order with their reading times."""
     parts = ['<div class="course-path">']
@@ -154,8 +176,7 @@ def path_html(links: _Links) -> str:
         total = 0
         rows = []
         for target in track.pages:
-            source = links.source_text(target)
-            minutes = course.reading_minutes(source) if source is not None else 0
+            minutes = _minutes(links, target)
             total += minutes
             rows.append(
                 f'<li><a href="{html.escape(links.url(target))}">{html.escape(links.title(target))}</a>'
@@ -180,6 +201,8 @@ def render(
     links = _Links(uri, site, pages, failures)
     if stage:
         html_text = _insert_after_title(html_text, small_map(links, stage))
+    if _START_MARKER in html_text:
+        html_text = html_text.replace(_START_MARKER, start_html(links))
     if _MAP_MARKER in html_text:
         html_text = html_text.replace(_MAP_MARKER, large_map(links))
     if _PATH_MARKER in html_text:

@@ -11,10 +11,10 @@ import html
 
 from transformer_site.checked.evaluation import ExpressionError, evaluate
 from transformer_site.execution.isolation import StateBaseline
-from transformer_site.exercises.html import bank_markdown, exercise_markdown
+from transformer_site.exercises.html import bank_markdown, exercise_markdown, results_markdown
 from transformer_site.failures import Failures
 from transformer_site.page import Page
-from transformer_site.page.exercises import Exercise
+from transformer_site.page.exercises import Exercise, served_orders
 from transformer_site.page.formats import NotANumber, as_number
 
 TEXT = {"failed": "この問題は作れませんでした"}
@@ -46,19 +46,27 @@ def render_page(
     out: list[str] = []
     pos = 0
 
-    def copy(until: int) -> None:  # the page's own lines, the bank marker replaced by its controls
-        for index in range(pos, until):
-            out.extend(bank_markdown(bank, len(exercises)) if bank and index == bank.index else [lines[index]])
+    def copy(until: int) -> None:  # the page's own lines, the bank's block replaced by its table and controls
+        index = pos
+        while index < until:
+            if bank and index == bank.index:
+                out.extend(bank_markdown(bank, exercises, lines))
+                index = bank.end
+                continue
+            out.append(lines[index])
+            index += 1
 
-    for number, exercise in enumerate(exercises, start=1):
+    for number, (exercise, order) in enumerate(zip(exercises, served_orders(exercises), strict=True), start=1):
         copy(exercise.start)
         problem = check_answer(exercise, baseline)
         if problem is None:
-            out.extend(exercise_markdown(exercise, number, lines))
+            out.extend(exercise_markdown(exercise, number, lines, order, bank))
         else:
             failures.report(f"question: {problem}")
             out.extend(_error_markdown(problem))
         pos = exercise.end
+        if bank and number == len(exercises):
+            out.extend(results_markdown(bank, exercises, lines))
     copy(len(lines))
     return "\n".join(out)
 

@@ -36,7 +36,7 @@ import textwrap
 import time
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import nbformat
@@ -56,7 +56,7 @@ from transformer_site.notebooks.setup import (
     site_links,
 )
 from transformer_site.page import Page
-from transformer_site.page.exercises import KINDS, Exercise
+from transformer_site.page.exercises import KINDS, Exercise, Option, served_orders
 from transformer_site.page.fences import INCLUDE
 from transformer_site.page.model import Admonition, SiteFiles
 from transformer_site.page.tokens import CheckedNumber
@@ -66,10 +66,10 @@ log = logging.getLogger("mkdocs.plugins.transformer_site.notebooks")
 TEXT = {
     "question": "### 問 {number} ({kind})",
     "choose": "答えを A〜{last} から 1 つ選んでください。",
-    "compute": "答えは{precision}で求めてください。",
+    "form": "答えの形: {form}",
     "hint": "ヒント",
     "solution": "解答",
-    "number_answer": "答え: **{answer}**（{precision}）",
+    "number_answer": "答え: **{answer}**（{form}）",
     "choice_answer": "答え: **({letter}) {text}**",
     "why_not": "**ほかの選択肢が違う理由**",
     "computed_by": "この答えは `src` の `{expression}` が計算しています。",
@@ -93,6 +93,7 @@ class Part:
     exercise: Exercise | None = None
     lines: tuple[str, ...] = ()  # exercise: the page's body, line for line, with checked numbers as literals
     admonitions: tuple[tuple[int, str], ...] = ()  # markdown: (line of the part, title) of each admonition
+    order: tuple[Option, ...] = ()  # exercise: its options in the order the page serves them
 
 
 def literal_lines(page: Page, cite: Callable[[CheckedNumber], str] | None = None) -> list[str]:
@@ -161,11 +162,13 @@ def _prose_parts(page: Page, literal: list[str], start: int, end: int) -> list[P
     admonitions are), and each question block a part of its own."""
     body = tuple(literal[page.body_index :])
     headers = {a.line - 1: a for a in page.admonitions}
+    bank = page.bank
+    skip = range(page.body_index + bank.index, page.body_index + bank.end) if bank else range(0)  # the page's controls
     parts, pos = [], start
     questions = [e for e in page.exercises if start <= page.body_index + e.start < end]
     for exercise in [*questions, None]:
         until = page.body_index + exercise.start if exercise else end
-        kept = [(i, literal[i]) for i in range(pos, until) if not literal[i].startswith("!!! exercise-bank")]
+        kept = [(i, literal[i]) for i in range(pos, until) if i not in skip]
         while kept and not kept[0][1]:
             kept.pop(0)
         while kept and not kept[-1][1]:
@@ -205,6 +208,9 @@ def split_page(page: Page, root: Path = ROOT) -> list[Part]:
         parts.append(Part("code", _code_of(list(fence.body), page.path, fence.line, root), output))
         i = fence.end + 1
     parts += _prose_parts(page, literal, i, len(page.lines))
+    questions = [n for n, part in enumerate(parts) if part.kind == "exercise"]
+    for n, order in zip(questions, served_orders([parts[n].exercise for n in questions]), strict=True):
+        parts[n] = replace(parts[n], order=order)  # the page's order: counted over the whole page
     return parts
 
 
@@ -234,22 +240,23 @@ def _exercise_cells(part: Part, number: int, page: str, site: SiteInfo | None) -
 
     question = [TEXT["question"].format(number=number, kind=KINDS[ex.kind]), ""]
     question += [prose(section.text(lines)) + "\n" for section in ex.question]
-    letter = {o.key: chr(ord("A") + n) for n, o in enumerate(ex.options)}  # the page's keys are for the page
-    if ex.options:
-        question += [f"- ({letter[o.key]}) {prose(o.text(lines))}" for o in ex.options] + [""]
-        question.append(TEXT["choose"].format(last=letter[ex.options[-1].key]))
+    options = part.order or ex.options
+    letter = {o.key: chr(ord("A") + n) for n, o in enumerate(options)}  # the page's keys are for the page
+    if options:
+        question += [f"- ({letter[o.key]}) {prose(o.text(lines))}" for o in options] + [""]
+        question.append(TEXT["choose"].format(last=letter[options[-1].key]))
     else:
-        question.append(TEXT["compute"].format(precision=ex.precision))
+        question.append(TEXT["form"].format(form=ex.form.words))
     hint = f"<details><summary>{TEXT['hint']}</summary>\n\n{prose(ex.hint.text(lines))}\n\n</details>"
     if ex.kind == "number":
-        answer = TEXT["number_answer"].format(answer=ex.answer_literal, precision=ex.precision)
+        answer = TEXT["number_answer"].format(answer=ex.answer_literal, form=ex.form.words)
     else:
         right = ex.option(ex.answer_literal)
         answer = TEXT["choice_answer"].format(letter=letter[right.key], text=prose(right.text(lines)))
         if right.reason is not None:
             answer += "\n\n" + prose(right.reason.text(lines))
     body = [answer, prose(ex.solution.text(lines))]
-    wrong = [o for o in ex.options if o.key != ex.answer_literal]
+    wrong = [o for o in options if o.key != ex.answer_literal]
     if wrong:
         body.append(TEXT["why_not"] + "\n\n" + "\n".join(
             f"- ({letter[o.key]}) {prose(o.text(lines))}: "

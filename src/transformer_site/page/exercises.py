@@ -24,11 +24,27 @@ A question is an admonition-like block at the top level of a page (any text insi
 - ``option KEY: text`` (choice and stage, two or more, one line each): every *wrong* option carries, on the
   lines indented under it, the reason it is wrong (shown with the solution); the right one may explain itself;
 - ``hint:`` and ``solution:`` (both required), each followed by indented Markdown;
-- ``topic: …`` (optional): what the question is about, shown as a tag (the exam page groups by it);
+- ``form: fraction`` (number questions, optional): a fraction such as ``1/8`` is accepted too. The rest of the
+  form the reader must give is the literal's own: its decimals (``0.652`` → 小数第 3 位まで, ``8`` → 整数で) and
+  a percentage (``{{ 1.5 % = … }}`` → the reader gives 1.5, in %). :attr:`Exercise.form` says it in the page's
+  words, once, for the label, the notebook and the solution;
+- ``topic: KEY`` (on a bank page that declares topics, required there): the key of the bank's topic the
+  question tests; its tag shows the topic's name;
 - every other line is the question's text, written before the options, hint and solution.
 
-``!!! exercise-bank`` alone on a line makes the page a question bank: the reader gets a seed to reorder the
-page's questions and a score (the exam page).
+``!!! exercise-bank`` makes the page a question bank (the exam page): the reader gets a seed to reorder the
+page's questions, a score per topic and a review of the questions missed. Its indented lines declare the topics,
+each with the pages to reread (Markdown) on the lines under it; every question of the page then names one, and
+each topic has at least :data:`MIN_PER_TOPIC` questions::
+
+    !!! exercise-bank
+        topic sqrt_dk: なぜ $\\sqrt{d_k}$ で割るか
+            [3 種類の Attention](02-attention-kinds.md)
+
+The options of a choice or stage question are served in the order :func:`served_order` gives: over a page the
+right option's position takes turns, from a start drawn from the page's path, so that the order an author
+writes (the right option first) tells a reader nothing; each reader's browser then draws an order of its own
+(``docs/assets/exercises.js``).
 
 :func:`find_exercises` reads the blocks of a page and reports every mistake as :class:`ExerciseError`
 naming ``page.md:line``. ``transformer_site.exercises.render.check_answer`` evaluates an answer in the citable
@@ -39,6 +55,7 @@ namespace; the page's HTML is made by ``transformer_site.exercises.html``, the n
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 from dataclasses import dataclass, field
 
@@ -47,14 +64,19 @@ from transformer_site.page.fences import fence_spans, line_starts
 KINDS = {"number": "計算", "choice": "選択", "stage": "段と形"}
 _HEADER = re.compile(r"^(?P<indent>[ \t>]*)(?P<marker>!!!|\?\?\?\+?)[ \t]+exercise(?P<rest>[^\n]*)$")
 _BANK = re.compile(r"^!!![ \t]+exercise-bank[ \t]*$")
+_TOPIC = re.compile(r"^topic[ \t]+(?P<key>[A-Za-z0-9_-]+):[ \t]*(?P<name>\S.*?)[ \t]*$")
 _FIELD = re.compile(r"^(?P<name>[a-z]+)(?:[ \t]+(?P<key>[^:\s]+))?:(?:[ \t]+(?P<value>.*?))?[ \t]*$")
 _OPTION_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 _CHECKED = re.compile(r"^\{\{(?P<body>.*)\}\}$")
 _CHOICE_ANSWER = re.compile(r"^(?P<key>[^=\s]+)[ \t]*=[ \t]*(?P<expression>\S.*)$")
-# The numbers a reader can type: an optional sign, digits (with thousands separators), decimals. No exponent and
-# no percentage: the input box reads exactly these forms (docs/assets/exercises.js).
-NUMBER_LITERAL = re.compile(r"^[+\-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")
-FIELDS = ("answer", "topic", "option", "hint", "solution")
+# The numbers a reader can type: an optional sign, digits (with thousands separators), decimals, and a percentage
+# sign (the reader then answers in %). No exponent: the input box reads these forms (docs/assets/exercises.js).
+NUMBER_LITERAL = re.compile(r"^(?P<number>[+\-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?P<percent>[ \t]?%)?$")
+FIELDS = ("answer", "form", "topic", "option", "hint", "solution")
+FORMS = {"fraction": "分数でも可"}
+"""What ``form:`` may declare beyond the literal's own form, and how the page says it."""
+MIN_PER_TOPIC = 2
+"""A bank asks each of its topics at least this many times (one question tests an answer, two a point)."""
 INDENT = " " * 4
 
 
@@ -96,6 +118,23 @@ class Option:
 
 
 @dataclass(frozen=True)
+class NumberForm:
+    """The form a number question asks for: the literal's decimals and percentage, and what ``form:`` adds."""
+
+    decimals: int
+    percent: bool = False
+    fraction: bool = False
+
+    @property
+    def words(self) -> str:
+        """The form in the page's words: 小数第 2 位まで / 整数で / % で、小数第 1 位まで / … 。分数でも可."""
+        precision = f"小数第 {self.decimals} 位まで" if self.decimals else "整数で"
+        if self.percent:
+            precision = f"% で、{precision}" if self.decimals else "整数の % で"
+        return precision + ("。" + FORMS["fraction"] if self.fraction else "")
+
+
+@dataclass(frozen=True)
 class Exercise:
     page: str  # as messages show it: docs/notes/03-attention.md
     line: int  # 1-based line of the "!!! exercise" header in the page's file
@@ -109,6 +148,7 @@ class Exercise:
     hint: Section | None = None
     solution: Section | None = None
     topic: str = ""
+    forms: tuple[str, ...] = ()  # what ``form:`` declares (keys of FORMS)
     raw: str = field(default="", repr=False)  # the block's source, for a stable id
 
     @property
@@ -130,15 +170,23 @@ class Exercise:
         return _CHOICE_ANSWER.match(self.answer)["expression"].strip()
 
     @property
-    def decimals(self) -> int:
-        """Digits after the point the reader gives (number questions): the literal's own."""
-        literal = self.answer_literal
-        return len(literal.split(".", 1)[1]) if "." in literal else 0
+    def answer_number(self) -> str:
+        """The number a reader gives, in the question's form: the literal without its % (``1.5 %`` → ``1.5``)."""
+        found = NUMBER_LITERAL.match(self.answer_literal)
+        return found["number"] if found else self.answer_literal
 
     @property
-    def precision(self) -> str:
-        """The precision the question asks for, in the words the page shows: 小数第 3 位まで / 整数で."""
-        return f"小数第 {self.decimals} 位まで" if self.decimals else "整数で"
+    def decimals(self) -> int:
+        """Digits after the point the reader gives (number questions): the literal's own."""
+        number = self.answer_number
+        return len(number.split(".", 1)[1]) if "." in number else 0
+
+    @property
+    def form(self) -> NumberForm:
+        """What the reader must give (number questions), computed once from the literal and ``form:``."""
+        found = NUMBER_LITERAL.match(self.answer_literal)
+        percent = bool(found and found["percent"])
+        return NumberForm(self.decimals, percent, "fraction" in self.forms)
 
     @property
     def exercise_id(self) -> str:
@@ -150,12 +198,27 @@ class Exercise:
 
 
 @dataclass(frozen=True)
+class Topic:
+    """A point a bank tests: its key (what a question's ``topic:`` names), its name, the pages to reread."""
+
+    key: str
+    name: str
+    line: int  # 1-based line in the page's file
+    reread: Section
+
+
+@dataclass(frozen=True)
 class Bank:
-    """``!!! exercise-bank``: the page's questions can be reordered by a seed and scored together."""
+    """``!!! exercise-bank``: the page's questions can be reordered by a seed, scored per topic and reviewed."""
 
     page: str
     line: int
-    index: int
+    index: int  # 0-based index of the marker in the page's Markdown
+    end: int = 0  # 0-based index after the block's last non-blank line
+    topics: tuple[Topic, ...] = ()
+
+    def topic(self, key: str) -> Topic | None:
+        return next((t for t in self.topics if t.key == key), None)
 
 
 def _field_value(line: str) -> str:
@@ -218,8 +281,8 @@ def find_exercises(
         if _BANK.match(lines[i]):
             if bank is not None:
                 raise ExerciseError(f"{page}:{i + first_line}: a second `!!! exercise-bank`; a page has one bank")
-            bank = Bank(page, i + first_line, i)
-            i += 1
+            bank = _read_bank(lines, i, page, first_line)
+            i = bank.end
             continue
         header = _HEADER.match(lines[i])
         if header is None:
@@ -233,7 +296,99 @@ def find_exercises(
         earlier = ids.setdefault(exercise.exercise_id, exercise)
         if earlier is not exercise:
             raise ExerciseError(f"{exercise.location}: the same question as {earlier.location}")
+    if bank is not None and bank.topics:
+        _check_topics(bank, exercises)
+    else:
+        for exercise in exercises:
+            if exercise.topic:
+                raise ExerciseError(
+                    f"{exercise.location}: `topic: {exercise.topic}` names a topic of the page's bank, and this page "
+                    "declares none (`!!! exercise-bank` with `topic KEY: name` lines)"
+                )
     return exercises, bank
+
+
+def _block_end(lines: list[str], start: int) -> int:
+    """The index after the last non-blank line indented under ``lines[start]``."""
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or _indent_of(lines[end]) >= 4):
+        end += 1
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1  # trailing blank lines belong to the page
+    return end
+
+
+def _read_bank(lines: list[str], start: int, page: str, first_line: int) -> Bank:
+    """The bank marker and the topics declared under it (``topic KEY: name``, the pages to reread under each)."""
+    end = _block_end(lines, start)
+    topics: list[Topic] = []
+    j = start + 1
+    while j < end:
+        line = lines[j]
+        if not line.strip():
+            j += 1
+            continue
+        at = f"{page}:{j + first_line}"
+        found = _TOPIC.match(_dedent(line, 4).rstrip()) if _indent_of(line) == 4 else None
+        if found is None:
+            raise ExerciseError(
+                f"{at}: a bank declares its topics as `topic KEY: name` (KEY: letters, digits, - or _), the pages "
+                "to reread on the lines indented under it"
+            )
+        stop = _next_top_line(lines, j + 1, end)
+        reread = Section(j + 1, stop, 8)
+        if not reread.text(lines).strip():
+            raise ExerciseError(f"{at}: topic {found['key']} has no page to reread (indented under it)")
+        if any(t.key == found["key"] for t in topics):
+            raise ExerciseError(f"{at}: topic {found['key']} is declared twice")
+        topics.append(Topic(found["key"], found["name"], j + first_line, reread))
+        j = stop
+    return Bank(page, start + first_line, start, end, tuple(topics))
+
+
+def _check_topics(bank: Bank, exercises: list[Exercise]) -> None:
+    """Every question names one of the bank's topics, and every topic has at least MIN_PER_TOPIC questions."""
+    keys = [t.key for t in bank.topics]
+    for exercise in exercises:
+        if exercise.topic not in keys:
+            said = f"`topic: {exercise.topic}`" if exercise.topic else "no `topic:`"
+            raise ExerciseError(
+                f"{exercise.location}: {said}; a question of this bank names one of its topics ({', '.join(keys)})"
+            )
+    for topic in bank.topics:
+        count = sum(e.topic == topic.key for e in exercises)
+        if count < MIN_PER_TOPIC:
+            raise ExerciseError(
+                f"{bank.page}:{topic.line}: topic {topic.key} has {count} question(s); a bank asks each of its "
+                f"topics at least {MIN_PER_TOPIC} times"
+            )
+
+
+def served_order(exercise: Exercise, slot: int) -> tuple[Option, ...]:
+    """The options of ``exercise`` in the order the page serves them (``slot``: how many questions with options
+    come before it on its page).
+
+    The right option stands at position (start + slot) mod n, ``start`` drawn from the page's path: over a page
+    the right positions take turns, and over the site no position gathers the right answers. The wrong options
+    follow an order drawn from the question's id. Both are stable from build to build.
+    """
+    right = exercise.option(exercise.answer_literal)
+    if right is None:
+        return exercise.options
+    wrong = [o for o in exercise.options if o is not right]
+    random.Random(exercise.exercise_id).shuffle(wrong)  # seeded by a str: the same order in every process
+    start = int(hashlib.sha256(exercise.page.encode("utf-8")).hexdigest(), 16) % 12  # 12: lcm of 2, 3 and 4
+    position = (start + slot) % len(exercise.options)
+    return (*wrong[:position], right, *wrong[position:])
+
+
+def served_orders(exercises: list[Exercise]) -> list[tuple[Option, ...]]:
+    """:func:`served_order` for each question of one page, in page order (``()`` for a number question)."""
+    orders, slot = [], 0
+    for exercise in exercises:
+        orders.append(served_order(exercise, slot) if exercise.options else ())
+        slot += bool(exercise.options)
+    return orders
 
 
 def _read_block(lines: list[str], start: int, page: str, first_line: int, header: re.Match) -> Exercise:
@@ -254,15 +409,11 @@ def _read_block(lines: list[str], start: int, page: str, first_line: int, header
             if kind
             else f"{where}: say the question's kind: `!!! exercise number`, `choice` or `stage`"
         )
-    end = start + 1
-    while end < len(lines) and (not lines[end].strip() or _indent_of(lines[end]) >= 4):
-        end += 1
-    while end > start + 1 and not lines[end - 1].strip():
-        end -= 1  # trailing blank lines belong to the page
+    end = _block_end(lines, start)
     if end == start + 1:
         raise ExerciseError(f"{where}: an empty question; its lines are indented by four spaces under the header")
 
-    answer, answer_line, topic = None, 0, ""
+    answer, answer_line, topic, forms = None, 0, "", ()
     question: list[Section] = []
     options: list[Option] = []
     hint = solution = None
@@ -289,7 +440,7 @@ def _read_block(lines: list[str], start: int, page: str, first_line: int, header
             raise ExerciseError(f"{at}: `{name} {key}:` — only options have a key (`option KEY: text`)")
         stop = _next_top_line(lines, j + 1, end)
         nested = stop > j + 1 and any(lines[k].strip() for k in range(j + 1, stop))
-        if name in ("answer", "topic"):
+        if name in ("answer", "topic", "form"):
             if nested:
                 raise ExerciseError(f"{at}: `{name}:` takes one line")
             if not value:
@@ -298,6 +449,14 @@ def _read_block(lines: list[str], start: int, page: str, first_line: int, header
                 if answer is not None:
                     raise ExerciseError(f"{at}: a second `answer:`")
                 answer, answer_line = value, j + first_line
+            elif name == "form":
+                forms = tuple(part.strip() for part in value.split(","))
+                unknown = [f for f in forms if f not in FORMS]
+                if kind != "number" or unknown:
+                    raise ExerciseError(
+                        f"{at}: `form:` is for number questions and says what else they accept: "
+                        f"{', '.join(FORMS)} (the literal gives the decimals and %)"
+                    )
             else:
                 topic = value
         elif name == "option":
@@ -325,7 +484,7 @@ def _read_block(lines: list[str], start: int, page: str, first_line: int, header
 
     exercise = Exercise(
         page, start + first_line, start, end, kind, answer or "", answer_line, tuple(question), tuple(options),
-        hint, solution, topic, raw="\n".join(lines[start:end]),
+        hint, solution, topic, forms, raw="\n".join(lines[start:end]),
     )  # fmt: skip
     _check_shape(exercise, where)
     return exercise
@@ -370,7 +529,7 @@ def _check_shape(exercise: Exercise, where: str) -> None:
         if not NUMBER_LITERAL.match(literal):
             raise ExerciseError(
                 f"{at}: the answer {literal!r} of a number question is not a number a reader can type "
-                "(digits, an optional sign, decimals, thousands separators; no exponent, no %)"
+                "(digits, an optional sign, decimals, thousands separators, a final %; no exponent)"
             )
     else:
         found = _CHOICE_ANSWER.match(exercise.answer)

@@ -2,10 +2,11 @@
 
 ``html`` makes each panel (the data embedded as text in a ``<template>``, the controls, the readouts);
 ``kernel_data`` gives the preset's weights, vocabulary, knobs and formula constants to
-``docs/assets/javascripts/kernel.js``, so the browser retypes none of them. A page's snippet calls one of the
-three panel functions below.
+``docs/assets/javascripts/kernel.js``, so the browser retypes none of them; ``generation`` makes the generation
+panel from the decoder preset. A page's snippet calls one of the four panel functions below.
 """
 
+from .generation import generation_panel_html
 from .html import explorer_panel_html, pe_panel_html, sdpa_panel_html
 
-__all__ = ["explorer_panel_html", "pe_panel_html", "sdpa_panel_html"]
+__all__ = ["explorer_panel_html", "generation_panel_html", "pe_panel_html", "sdpa_panel_html"]

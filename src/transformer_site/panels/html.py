@@ -255,6 +255,7 @@ def explorer_data() -> dict:
         "bonds": [{"name": b.name, "head": b.head} for b in preset.BONDS],
         "neurons": list(preset.NEURON_NAMES),
         "firing_threshold": kernel_data()["firing_threshold"],
+        "tie_tolerance": kernel_data()["tie_tolerance"],
         "formulas": derivations.FORMULAS,
         "intermediate_tex": _intermediate_tex(),
         "symbols": SYMBOLS,

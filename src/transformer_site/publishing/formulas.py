@@ -77,9 +77,25 @@ def _typeset_many(items: tuple[tuple[str, bool], ...]) -> list[str]:
     return out
 
 
+BREAKABLE = "tm-breaks"
+"""Class of a display formula that may break between its terms (site.css lets its lines wrap)."""
+# A formula laid out in lines of its own (aligned, gathered, …) keeps them: KaTeX typesets it in display mode.
+_LINES = re.compile(r"\\begin\{(?:aligned|alignedat|gathered|split|align|gather)\*?\}")
+
+
 def typeset(tex: str, display: bool) -> str:
-    """KaTeX's HTML for one formula (cached: many formulas repeat across pages)."""
-    return _typeset_one(tex, display)
+    """KaTeX's HTML for one formula (cached: many formulas repeat across pages).
+
+    A display formula written on one line (not in aligned lines of its own) is typeset as KaTeX typesets running
+    text, in display style: KaTeX then lets a line break after each top-level relation and binary operator
+    (``=``, ``+``, …), so on a phone a chain of equalities continues on the next line at an ``=`` instead of running
+    past the column. Where the column is wide enough it looks as display mode does, centred on its own line.
+    """
+    if not display or _LINES.search(tex):
+        return _typeset_one(tex, display)
+    inner = _typeset_one("\\displaystyle " + tex, False)
+    return f'<span class="katex-display {BREAKABLE}">{inner}</span>'
+
 
 
 def typeset_page(page_html: str, where: str = "<page>", failures: Failures | None = None) -> str:

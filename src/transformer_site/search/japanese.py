@@ -14,6 +14,9 @@ run of Japanese characters as overlapping character bigrams instead, and make th
   text with pylatexenc (``\\partial L / \\partial z`` → ``∂L / ∂z``): a result list shows text, not TeX source, and
   what is shown is what is searched. The notebook buttons are kept out of the index at their source
   (``data-search-exclude``, honoured by Material's search plugin).
+- Spellings: a section that mentions a glossary term gets its other spellings (katakana, English) in two more
+  fields, ``title_aliases`` and ``aliases`` (``search.spellings``), so ソフトマックス finds a page that writes
+  softmax.
 - Query (the search worker): Material's own step turns each Han run of the query into dictionary words.
   We replace that one expression with the same bigram cut, every bigram required (``+``):
   正規化 → ``+正規 +規化``. A page matches when it contains every bigram of the query.
@@ -34,6 +37,8 @@ from pathlib import Path
 
 from transformer_site import environment
 from transformer_site.failures import BuildError
+from transformer_site.search.skip import CODE_PAGES
+from transformer_site.search.spellings import ALIAS_FIELDS, alias_field, other_spellings, spelling_groups
 
 log = logging.getLogger("mkdocs.plugins.transformer_site.search")
 
@@ -110,17 +115,24 @@ def rewrite_index(index: dict) -> dict:
     """Formulas as text, the gram fields on every section, the config on the bigram scheme (returns ``index``)."""
     if "config" not in index or "docs" not in index:
         raise ValueError(f"search index: expected keys 'config' and 'docs', got {sorted(index)}")
+    groups = spelling_groups()
     for doc in index["docs"]:
         for field in ("title", "text"):
             if field in doc:
                 doc[field] = math_as_text(doc[field])
-        doc["title_grams"] = " ".join(bigrams(plain_text(doc.get("title", ""))))
-        doc["grams"] = " ".join(bigrams(plain_text(doc.get("text", ""))))
+        title, text = plain_text(doc.get("title", "")), plain_text(doc.get("text", ""))
+        doc["title_grams"] = " ".join(bigrams(title))
+        doc["grams"] = " ".join(bigrams(text))
+        # the other spellings of the glossary's terms it mentions (softmax → ソフトマックス, LayerNorm → 層正規化);
+        # not for the API reference: its English docstrings would answer every katakana query before the lessons
+        api = doc.get("location", "").startswith(CODE_PAGES)
+        doc["title_aliases"] = "" if api else alias_field(other_spellings(title, groups), bigrams)
+        doc["aliases"] = "" if api else alias_field(other_spellings(text, groups), bigrams)
     config = index["config"]
     config["lang"] = ["en"]  # lunr's ja support = TinySegmenter, which would re-cut our bigrams
     config["pipeline"] = ["stopWordFilter"]  # no trimmer: it strips every non-ASCII character
     config["separator"] = SEPARATOR
-    config["fields"] = {**config.get("fields", {}), **GRAM_FIELDS}
+    config["fields"] = {**config.get("fields", {}), **GRAM_FIELDS, **ALIAS_FIELDS}
     return index
 
 
