@@ -24,6 +24,7 @@ implements both over MkDocs' files, and the capabilities read them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -161,25 +162,21 @@ class Page:
         """The first mistake in a question block (then ``exercises`` is empty)."""
         return self._exercises[2]
 
+    def _body_matches(self, pattern: re.Pattern) -> Iterator[tuple[int, re.Match]]:
+        """(line number, match) of every line of the body outside fenced code that ``pattern`` matches."""
+        code = self._code_lines
+        for index, text in enumerate(self.lines[self.body_index :], start=self.body_index):
+            m = pattern.match(text)
+            if m and index not in code:
+                yield index + 1, m
+
     @cached_property
     def admonitions(self) -> list[Admonition]:
-        code = self._code_lines
-        found = []
-        for index, text in enumerate(self.lines[self.body_index :], start=self.body_index):
-            m = _ADMONITION.match(text)
-            if m and index not in code:
-                found.append(Admonition(index + 1, m["marker"], m["kind"], m["title"]))
-        return found
+        return [Admonition(line, m["marker"], m["kind"], m["title"]) for line, m in self._body_matches(_ADMONITION)]
 
     @cached_property
     def headings(self) -> list[Heading]:
-        code = self._code_lines
-        found = []
-        for index, text in enumerate(self.lines[self.body_index :], start=self.body_index):
-            m = _HEADING.match(text)
-            if m and index not in code:
-                found.append(Heading(index + 1, len(m["hashes"]), m["text"]))
-        return found
+        return [Heading(line, len(m["hashes"]), m["text"]) for line, m in self._body_matches(_HEADING)]
 
     @cached_property
     def _code_lines(self) -> set[int]:
