@@ -981,7 +981,8 @@
 
     function attentionTable(step) {
       var wrap = el("div", { class: "tf-heat-scroll" });
-      var table = el("table", { class: "tf-heat tm-heat", "data-role": "attention", "data-cmap": data.palette.name });
+      var table = el("table", { class: "tf-heat tm-heat", "data-role": "attention", "data-scale": "sequential",
+        "data-cmap": data.palette.name, "data-vmin": "0", "data-vmax": "1" });
       table.appendChild(el("caption", null, text.attention_caption));
       var thead = el("thead"), head = el("tr");
       head.appendChild(el("td", { class: "k" }));

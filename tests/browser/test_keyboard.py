@@ -4,6 +4,7 @@ a name, shows a focus ring and scrolls with the arrow keys; an answer option tha
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from walk import open_page, reading_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
@@ -48,6 +49,12 @@ def test_a_heat_table_that_scrolls_on_a_phone_takes_focus_and_scrolls_with_arrow
         assert box.evaluate("b => b.scrollLeft") == 0
         for _ in range(4):
             page.keyboard.press("ArrowRight")
+        # Chromium scrolls by keyboard with an animation, frame by frame: on a busy machine the first frame can come
+        # after the key press returns, so wait for it (a box that never scrolls still fails after the timeout)
+        try:
+            page.wait_for_function(f"document.getElementById({box_id!r}).scrollLeft > 0", timeout=10_000)
+        except PlaywrightTimeoutError:
+            pass
         assert box.evaluate("b => b.scrollLeft") > 0, "ArrowRight did not scroll the focused heat table"
     finally:
         context.close()
