@@ -34,6 +34,8 @@ JA = {
     "torch_crosscheck": "PyTorch との照合の定数 (torch_crosscheck.TOLERANCE: テストとビルドの許容値)",
 }
 
+WORD_TABLES = {"TEXT", "LABELS"}
+
 
 def one_line(value):
     doc = inspect.getdoc(value) or ""
@@ -79,6 +81,8 @@ def module_rows(name, module):
     for member, value in sorted(vars(module).items()):
         if member.startswith("_") or inspect.ismodule(value):
             continue
+        if member in WORD_TABLES:
+            continue  # the words a module shows readers, not a value prose cites
         if getattr(value, "__module__", module.__name__) != module.__name__:
             continue  # imported from elsewhere
         what = "クラス" if inspect.isclass(value) else "関数" if callable(value) else f"値 ({type(value).__name__})"
