@@ -27,9 +27,34 @@ from __future__ import annotations
 
 import html
 
-from transformer_site.page.exercises import KINDS, Bank, Exercise, Option
+from transformer_site.page.exercises import Bank, Exercise, Option
 
 INDENT = " " * 4
+
+TEXT = {
+    "number": "問 {number}",
+    "check": "確かめる",
+    "answer_label": "答え",
+    "choose": "問 {number} の答えを 1 つ選ぶ",
+    "hint": "ヒント",
+    "solution": "解答",
+    "why_not": "**ほかの選択肢が違う理由**",
+    "wrong_option": "「{option}」: {reason}",
+    "number_answer": "答え: **{answer}**（{form}）",
+    "choice_answer": "答え: **{text}**",
+    "refs_joined": "、",
+    "topics_header": "| 着眼点 | 問題 | 読み直すページ |",
+    "asked": "（{count} 問）",
+    "seed": "並べ方の番号 (シード)",
+    "shuffle": "この番号で並べ替える",
+    "reseed": "別の番号にする",
+    "score": "{count} 問",
+    "review": "間違えた問題と解答を見た問題だけ解き直す",
+    "results_title": "## 着眼点ごとの結果",
+    "results_header": "| 着眼点 | 結果 | 読み直すページ |",
+    "unanswered": "{count} 問（未回答）",
+}
+"""The reader-facing words of a question and of a bank: labels, buttons, headings, the answer's line."""
 
 
 def _attr(text: str) -> str:
@@ -55,8 +80,10 @@ def exercise_markdown(
         attrs += ' data-percent="1"' * form.percent + ' data-fraction="1"' * form.fraction
     if exercise.topic:
         attrs += f' data-topic="{_attr(exercise.topic)}"'
-    kind = KINDS[exercise.kind]
-    label = f'<span class="exercise-number">問 {number}</span> <span class="exercise-kind">{kind}</span>'
+    label = (
+        f'<span class="exercise-number">{TEXT["number"].format(number=number)}</span> '
+        f'<span class="exercise-kind">{exercise.kind_name}</span>'
+    )
     topic = bank.topic(exercise.topic) if bank is not None and exercise.topic else None
     if topic is not None:
         label += f' <span class="exercise-topic">{html.escape(topic.name)}</span>'
@@ -66,12 +93,12 @@ def exercise_markdown(
     feedback = f'<p class="exercise-feedback" id="{qid}-feedback" role="status" aria-live="polite"></p>'
     button = (
         '<button type="button" class="md-button md-button--primary exercise-check" '
-        f'aria-describedby="{qid}-feedback">確かめる</button>'
+        f'aria-describedby="{qid}-feedback">{TEXT["check"]}</button>'
     )
     if exercise.kind == "number":
         unit = '<span class="exercise-unit" aria-hidden="true">%</span>' if exercise.form.percent else ""
         out.append(
-            f'<div class="exercise-form"><label class="exercise-input-label" for="{qid}-input">答え'
+            f'<div class="exercise-form"><label class="exercise-input-label" for="{qid}-input">{TEXT["answer_label"]}'
             f'<span class="exercise-precision">（{exercise.form.words}）</span></label> '
             f'<span class="exercise-entry"><input class="exercise-input" id="{qid}-input" type="text" '
             'inputmode="decimal" autocomplete="off" spellcheck="false" '
@@ -79,8 +106,8 @@ def exercise_markdown(
         )
     else:
         out += [
-            f'<fieldset class="exercise-options" markdown><legend class="exercise-legend">問 {number} の答えを 1 つ選ぶ'
-            "</legend>",
+            '<fieldset class="exercise-options" markdown><legend class="exercise-legend">'
+            f'{TEXT["choose"].format(number=number)}</legend>',
             *[
                 f'<div class="exercise-option" data-served="{position}" markdown="span"><label><input type="radio" '
                 f'name="{qid}" value="{_attr(option.key)}"> <span class="exercise-option-text">{option.text(lines)}'
@@ -91,16 +118,16 @@ def exercise_markdown(
             "",
             f'<div class="exercise-form">{button}{feedback}</div>',
         ]
-    out += ["", '??? tip exercise-hint "ヒント"', *_indented(exercise.hint.text(lines)), ""]
-    out += ['??? success exercise-solution "解答"', *_indented(_answer_line(exercise, lines)), ""]
+    out += ["", f'??? tip exercise-hint "{TEXT["hint"]}"', *_indented(exercise.hint.text(lines)), ""]
+    out += [f'??? success exercise-solution "{TEXT["solution"]}"', *_indented(_answer_line(exercise, lines)), ""]
     out += [*_indented(exercise.solution.text(lines)), ""]
     wrong = [o for o in (order or exercise.options) if o.key != exercise.answer_literal]
     if wrong:
-        out += [INDENT + "**ほかの選択肢が違う理由**", ""]
+        out += [INDENT + TEXT["why_not"], ""]
         for option in wrong:
             reason = " ".join(part.strip() for part in option.reason.text(lines).split("\n") if part.strip())
             marker = f'<span class="exercise-reason" data-option="{_attr(option.key)}" hidden></span>'
-            out.append(f"{INDENT}- {marker}「{option.text(lines)}」: {reason}")
+            out.append(f"{INDENT}- {marker}" + TEXT["wrong_option"].format(option=option.text(lines), reason=reason))
         out.append("")
     out += ["</div>", ""]
     return out
@@ -108,12 +135,12 @@ def exercise_markdown(
 
 def _answer_line(exercise: Exercise, lines: list[str]) -> str:
     if exercise.kind == "number":
-        return f"答え: **{exercise.answer_literal}**（{exercise.form.words}）"
+        return TEXT["number_answer"].format(answer=exercise.answer_literal, form=exercise.form.words)
     right = exercise.option(exercise.answer_literal)
-    text = right.text(lines)
+    line = TEXT["choice_answer"].format(text=right.text(lines))
     if right.reason is not None:
-        return f"答え: **{text}**\n\n" + right.reason.text(lines)
-    return f"答え: **{text}**"
+        return line + "\n\n" + right.reason.text(lines)
+    return line
 
 
 def _one_line(text: str) -> str:
@@ -123,8 +150,8 @@ def _one_line(text: str) -> str:
 
 def _refs(exercises: list[Exercise], numbers: dict[str, int], key: str) -> str:
     """Links to a topic's questions, numbered as built (the script renumbers them with the questions)."""
-    return "、".join(
-        f'<a class="exercise-ref" href="#{e.exercise_id}">問 {numbers[e.exercise_id]}</a>'
+    return TEXT["refs_joined"].join(
+        f'<a class="exercise-ref" href="#{e.exercise_id}">{TEXT["number"].format(number=numbers[e.exercise_id])}</a>'
         for e in exercises
         if e.topic == key
     )
@@ -137,22 +164,23 @@ def bank_markdown(bank: Bank, exercises: list[Exercise], lines: list[str]) -> li
     numbers = {e.exercise_id: n for n, e in enumerate(exercises, start=1)}
     out = [""]
     if bank.topics:
-        out += ["| 着眼点 | 問題 | 読み直すページ |", "|---|---|---|"]
+        out += [TEXT["topics_header"], "|---|---|---|"]
         for topic in bank.topics:
             asked = sum(e.topic == topic.key for e in exercises)
             refs = _refs(exercises, numbers, topic.key)
             out.append(
                 f'| {topic.name} | <span class="exercise-topic-refs" data-topic="{_attr(topic.key)}" '
-                f'data-count="{asked}">{refs}</span>（{asked} 問） | {_one_line(topic.reread.text(lines))} |'
+                f'data-count="{asked}">{refs}</span>{TEXT["asked"].format(count=asked)} | '
+                f"{_one_line(topic.reread.text(lines))} |"
             )
         out.append("")
     out += [
         f'<div class="exercise-bank" data-count="{count}">'
-        '<p class="exercise-bank-row"><label for="exercise-seed">並べ方の番号 (シード)</label> '
+        f'<p class="exercise-bank-row"><label for="exercise-seed">{TEXT["seed"]}</label> '
         '<input id="exercise-seed" class="exercise-seed" type="number" min="0" step="1" value="1" inputmode="numeric"> '
-        '<button type="button" class="md-button exercise-shuffle">この番号で並べ替える</button> '
-        '<button type="button" class="md-button exercise-reseed">別の番号にする</button></p>'
-        f'<p class="exercise-score" role="status" aria-live="polite">{count} 問</p>'
+        f'<button type="button" class="md-button exercise-shuffle">{TEXT["shuffle"]}</button> '
+        f'<button type="button" class="md-button exercise-reseed">{TEXT["reseed"]}</button></p>'
+        f'<p class="exercise-score" role="status" aria-live="polite">{TEXT["score"].format(count=count)}</p>'
         f"{_review_row()}</div>",
         "",
     ]
@@ -162,7 +190,7 @@ def bank_markdown(bank: Bank, exercises: list[Exercise], lines: list[str]) -> li
 def _review_row() -> str:
     return (
         '<p class="exercise-bank-row"><button type="button" class="md-button exercise-review" hidden>'
-        "間違えた問題と解答を見た問題だけ解き直す</button>"
+        f"{TEXT['review']}</button>"
         '<span class="exercise-review-status" role="status" aria-live="polite"></span></p>'
     )
 
@@ -171,13 +199,14 @@ def results_markdown(bank: Bank, exercises: list[Exercise], lines: list[str]) ->
     """After a bank's last question: the score per topic, each with the pages to reread, and the review."""
     if not bank.topics:
         return []
-    out = ["", "## 着眼点ごとの結果", "", '<div class="exercise-results" markdown>', ""]
-    out += ["| 着眼点 | 結果 | 読み直すページ |", "|---|---|---|"]
+    out = ["", TEXT["results_title"], "", '<div class="exercise-results" markdown>', ""]
+    out += [TEXT["results_header"], "|---|---|---|"]
     for topic in bank.topics:
         asked = sum(e.topic == topic.key for e in exercises)
         out.append(
             f'| {topic.name} | <span class="exercise-topic-score" data-topic="{_attr(topic.key)}" '
-            f'data-count="{asked}">{asked} 問（未回答）</span> | {_one_line(topic.reread.text(lines))} |'
+            f'data-count="{asked}">{TEXT["unanswered"].format(count=asked)}</span> | '
+            f"{_one_line(topic.reread.text(lines))} |"
         )
     out += ["", _review_row(), "", "</div>", ""]
     return out

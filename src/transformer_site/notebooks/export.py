@@ -56,7 +56,7 @@ from transformer_site.notebooks.setup import (
     site_links,
 )
 from transformer_site.page import Page
-from transformer_site.page.exercises import KINDS, Exercise, Option, served_orders
+from transformer_site.page.exercises import Exercise, Option, served_orders
 from transformer_site.page.fences import INCLUDE
 from transformer_site.page.model import Admonition, SiteFiles
 from transformer_site.page.tokens import CheckedNumber
@@ -238,7 +238,7 @@ def _exercise_cells(part: Part, number: int, page: str, site: SiteInfo | None) -
     def prose(text: str) -> str:
         return site_links(text, page, site) if site else text
 
-    question = [TEXT["question"].format(number=number, kind=KINDS[ex.kind]), ""]
+    question = [TEXT["question"].format(number=number, kind=ex.kind_name), ""]
     question += [prose(section.text(lines)) + "\n" for section in ex.question]
     options = part.order or ex.options
     letter = {o.key: chr(ord("A") + n) for n, o in enumerate(options)}  # the page's keys are for the page

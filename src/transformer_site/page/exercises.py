@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 
 from transformer_site.page.fences import fence_spans, line_starts
 
-KINDS = {"number": "計算", "choice": "選択", "stage": "段と形"}
+KINDS = ("number", "choice", "stage")
 _HEADER = re.compile(r"^(?P<indent>[ \t>]*)(?P<marker>!!!|\?\?\?\+?)[ \t]+exercise(?P<rest>[^\n]*)$")
 _BANK = re.compile(r"^!!![ \t]+exercise-bank[ \t]*$")
 _TOPIC = re.compile(r"^topic[ \t]+(?P<key>[A-Za-z0-9_-]+):[ \t]*(?P<name>\S.*?)[ \t]*$")
@@ -73,8 +73,18 @@ _CHOICE_ANSWER = re.compile(r"^(?P<key>[^=\s]+)[ \t]*=[ \t]*(?P<expression>\S.*)
 # sign (the reader then answers in %). No exponent: the input box reads these forms (docs/assets/exercises.js).
 NUMBER_LITERAL = re.compile(r"^(?P<number>[+\-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?P<percent>[ \t]?%)?$")
 FIELDS = ("answer", "form", "topic", "option", "hint", "solution")
-FORMS = {"fraction": "分数でも可"}
-"""What ``form:`` may declare beyond the literal's own form, and how the page says it."""
+FORMS = ("fraction",)
+"""What ``form:`` may declare beyond the literal's own form."""
+TEXT = {
+    "kinds": {"number": "計算", "choice": "選択", "stage": "段と形"},
+    "forms": {"fraction": "分数でも可"},
+    "decimals": "小数第 {decimals} 位まで",
+    "integer": "整数で",
+    "percent": "% で、{precision}",
+    "integer_percent": "整数の % で",
+    "form_added": "。{form}",
+}
+"""The reader-facing words: each kind's name on a question's label, and the form a number answer asks for."""
 MIN_PER_TOPIC = 2
 """A bank asks each of its topics at least this many times (one question tests an answer, two a point)."""
 INDENT = " " * 4
@@ -128,10 +138,10 @@ class NumberForm:
     @property
     def words(self) -> str:
         """The form in the page's words: 小数第 2 位まで / 整数で / % で、小数第 1 位まで / … 。分数でも可."""
-        precision = f"小数第 {self.decimals} 位まで" if self.decimals else "整数で"
+        precision = TEXT["decimals"].format(decimals=self.decimals) if self.decimals else TEXT["integer"]
         if self.percent:
-            precision = f"% で、{precision}" if self.decimals else "整数の % で"
-        return precision + ("。" + FORMS["fraction"] if self.fraction else "")
+            precision = TEXT["percent"].format(precision=precision) if self.decimals else TEXT["integer_percent"]
+        return precision + (TEXT["form_added"].format(form=TEXT["forms"]["fraction"]) if self.fraction else "")
 
 
 @dataclass(frozen=True)
@@ -154,6 +164,11 @@ class Exercise:
     @property
     def location(self) -> str:
         return f"{self.page}:{self.line}"
+
+    @property
+    def kind_name(self) -> str:
+        """The kind as the question's label names it (計算, 選択, 段と形)."""
+        return TEXT["kinds"][self.kind]
 
     @property
     def answer_literal(self) -> str:
