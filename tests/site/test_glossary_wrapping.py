@@ -178,7 +178,7 @@ def test_the_element_is_reachable_by_keyboard_and_carries_the_name_and_the_defin
     out = wrap("<p>発火する。</p>")
     assert out == (
         f'<p><abbr class="glossary-term" tabindex="0" data-term="{FIRING.key}" data-name="発火 (firing)" '
-        f'data-def="出力がしきい値を超えること。 {glossary.SITE_ONLY}">発火</abbr>する。</p>'
+        f'data-def="出力がしきい値を超えること。 {glossary.TEXT["site_only"]}">発火</abbr>する。</p>'
     )
     other = wrap("<p>残差を足す。</p>")
     assert 'data-name="残差接続 (residual connection)"' in other  # another form: the headword leads

@@ -31,6 +31,9 @@ from .verify import check, display_path
 
 log = logging.getLogger("mkdocs.plugins.transformer_site.checked")
 
+TEXT = {"claim_holds": "成り立つ (計算して確かめた)", "claim_fails": "成り立たない"}
+"""The reader-facing words: what a claim's tooltip says in place of a value."""
+
 # Characters that Markdown (links, emphasis, escapes, tables) or arithmatex ($) would read inside an
 # attribute value; as entities they pass through untouched.
 _ATTRIBUTE_ESCAPES = {ch: f"&#{ord(ch)};" for ch in "[]()\\|*_`$~^{}"}
@@ -55,7 +58,7 @@ def _span(number: CheckedNumber, value: int | float | None, stale: bool) -> str:
 
     name = label(number.expression, claim=number.kind == "claim") or ""
     if number.kind == "claim":
-        shown_value = "成り立たない" if stale else "成り立つ (計算して確かめた)"
+        shown_value = TEXT["claim_fails"] if stale else TEXT["claim_holds"]
         shown = html.escape(number.literal, quote=False)
         classes = "checked-number checked-claim"
     else:

@@ -101,7 +101,15 @@ def _is_skipped(name: str, attributes: str) -> bool:
     return any(c in _SKIPPED_CLASSES for c in classes)
 
 
-SITE_ONLY = "このサイトの手作りのモデルだけで使う言葉。"
+TEXT = {
+    "site_only": "このサイトの手作りのモデルだけで使う言葉。",
+    "sections": {"latin": "英字で始まる語", "kana": "かなと漢字の語 (五十音順)"},
+    "also": " 本文では {forms} とも書きます。",
+    "forms_joined": "、",
+    "taught_at": " 説明: [{where}]({link})",
+}
+"""The reader-facing words of the tooltips and of the glossary page's list (its section headings, an entry's
+other spellings and the link to where the term is taught)."""
 
 
 def tooltip_name(term: Term) -> str:
@@ -113,7 +121,7 @@ def tooltip_name(term: Term) -> str:
 
 def tooltip_definition(term: Term) -> str:
     """The tooltip's text after the name: the definition, and for a word of this site only, that it is one."""
-    return f"{term.definition} {SITE_ONLY}" if term.site_only else term.definition
+    return f"{term.definition} {TEXT['site_only']}" if term.site_only else term.definition
 
 
 def tooltip_text(term: Term) -> str:
@@ -181,7 +189,8 @@ def _relative(target: str, from_page: str) -> str:
 
 
 def _section_of(term: Term) -> str:
-    return "英字" if not term.reading else "かな"
+    """``latin`` for a headword that starts in Latin letters (it has no reading), else ``kana``."""
+    return "latin" if not term.reading else "kana"
 
 
 def page_title(docs_dir: Path, target: str) -> str:
@@ -205,24 +214,25 @@ def glossary_markdown(page_uri: str = GLOSSARY_PAGE, docs_dir: Path | None = Non
                 lines += ["</dl>", ""]
             section = _section_of(term)
             lines += [
-                f"## {'英字で始まる語' if section == '英字' else 'かなと漢字の語 (五十音順)'}",
+                f"## {TEXT['sections'][section]}",
                 "",
                 '<dl class="glossary" markdown>',
             ]
         forms = [f for f in term.forms if f != term.headword]
-        also = f" 本文では {'、'.join(forms)} とも書きます。" if forms else ""
+        also = TEXT["also"].format(forms=TEXT["forms_joined"].join(forms)) if forms else ""
         reading = f' <span class="glossary__reading">({term.reading})</span>' if term.reading else ""
         english = (
             f' <span class="glossary__english" lang="en">{html.escape(term.english)}</span>'
             if term.english != term.headword
             else ""
         )
-        site_only = f" {SITE_ONLY}" if term.site_only else ""
+        site_only = f" {TEXT['site_only']}" if term.site_only else ""
         link = _relative(term.taught_at, page_uri)
         where = page_title(docs_dir, term.taught_at) if docs_dir else term.taught_at
+        taught_at = TEXT["taught_at"].format(where=where, link=link)
         lines += [
             f'<dt id="{term.key}">{html.escape(term.headword)}{reading}{english}</dt>',
-            f'<dd markdown="1">{term.definition}{site_only}{also} 説明: [{where}]({link})</dd>',
+            f'<dd markdown="1">{term.definition}{site_only}{also}{taught_at}</dd>',
         ]
     lines += ["</dl>"]
     return "\n".join(lines) + "\n"

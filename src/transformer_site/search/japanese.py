@@ -47,11 +47,15 @@ log = logging.getLogger("mkdocs.plugins.transformer_site.search")
 # half-width katakana.
 CJK_CLASS = "\u3005\u3006\u3041-\u309f\u30a0-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
 _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
-# Material's ja separator plus Japanese brackets and the middle dot, and a zero-width split wherever a
-# Japanese character meets a non-Japanese one. Lookarounds are stripped by Material's highlighter, so the
-# highlight of the query in the page still works.
+# Japanese punctuation, brackets and the middle dot: 、。，．・「」『』（）【】：；！？
+_PUNCTUATION_CLASS = (
+    "\u3001\u3002\uff0c\uff0e\u30fb\u300c\u300d\u300e\u300f\uff08\uff09\u3010\u3011\uff1a\uff1b\uff01\uff1f"
+)
+# Material's ja separator plus that punctuation, and a zero-width split wherever a Japanese character meets a
+# non-Japanese one. Lookarounds are stripped by Material's highlighter, so the highlight of the query in the page
+# still works.
 SEPARATOR = (
-    r"[\s\-\u3000、。，．・「」『』（）【】：；！？]+"
+    r"[\s\-\u3000" + _PUNCTUATION_CLASS + "]+"
     f"|(?<=[{CJK_CLASS}])(?=[^{CJK_CLASS}])|(?<=[^{CJK_CLASS}])(?=[{CJK_CLASS}])"
 )
 GRAM_FIELDS = {"title_grams": {"boost": 1000.0}, "grams": {"boost": 1.0}}
