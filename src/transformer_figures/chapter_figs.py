@@ -30,6 +30,7 @@ TEXT = {
     "next_word": "次の語の確率",
     "target_input": "出力側（ここまでの訳）",
     "encoder_output": "エンコーダの出力\n→ K, V",
+    "encoder_output_line": "エンコーダの出力 → K, V",
     "mask_before": "softmax の前にマスク（正しい）",
     "zero_after": "softmax の後で 0 にする（誤り）",
     "query_key": "クエリ i ＼ キー j",
@@ -139,33 +140,33 @@ def architecture_phone_figure(cfg: TransformerConfig) -> Figure:
     size, x, w, mid = 9.5, 1.0, 3.2, 2.6  # every text at the phone's smallest size; boxes centred on x = mid
     ffn_text = f"FFN {cfg.d_model}→{cfg.d_ff}→{cfg.d_model}\n+ Add & Norm"
     # encoder (below): the source sentence enters at the bottom
-    ax.text(mid, 0.25, "入力（原文）", ha="center", fontsize=size)
-    _box(ax, x, 0.75, w, 0.85, "埋め込み × √d_model\n+ 位置エンコーディング", emb, size=size)
+    ax.text(mid, 0.25, TEXT["source_input"], ha="center", fontsize=size)
+    _box(ax, x, 0.75, w, 0.85, TEXT["embedding"], emb, size=size)
     _arrow(ax, (mid, 1.6), (mid, 2.2))
     ax.add_patch(FancyBboxPatch((0.8, 2.0), 3.6, 3.0, boxstyle="round,pad=0.05", fill=False, edgecolor=enc, lw=1.4))
-    ax.text(0.8, 5.2, f"エンコーダ × N = {cfg.n_layers}", color=enc, fontsize=size, ha="left")
+    ax.text(0.8, 5.2, TEXT["encoders"].format(n=cfg.n_layers), color=enc, fontsize=size, ha="left")
     _box(ax, x, 2.2, w, 1.1, "Multi-Head\nSelf-Attention\n+ Add & Norm", enc, size=size)
     _arrow(ax, (mid, 3.3), (mid, 3.7))
     _box(ax, x, 3.7, w, 1.1, ffn_text, enc, size=size)
     # decoder (above): the words produced so far enter between the two stacks
-    ax.text(mid, 5.95, "出力側（ここまでの訳）", ha="center", fontsize=size)
-    _box(ax, x, 6.45, w, 0.85, "埋め込み × √d_model\n+ 位置エンコーディング", emb, size=size)
+    ax.text(mid, 5.95, TEXT["target_input"], ha="center", fontsize=size)
+    _box(ax, x, 6.45, w, 0.85, TEXT["embedding"], emb, size=size)
     _arrow(ax, (mid, 7.3), (mid, 7.9))
     ax.add_patch(FancyBboxPatch((0.8, 7.7), 3.6, 4.6, boxstyle="round,pad=0.05", fill=False, edgecolor=dec, lw=1.4))
-    ax.text(0.8, 12.5, f"デコーダ × N = {cfg.n_layers}", color=dec, fontsize=size, ha="left")
+    ax.text(0.8, 12.5, TEXT["decoders"].format(n=cfg.n_layers), color=dec, fontsize=size, ha="left")
     _box(ax, x, 7.9, w, 1.1, "Masked Multi-Head\nSelf-Attention\n+ Add & Norm", dec, size=size)
     _arrow(ax, (mid, 9.0), (mid, 9.5))
     _box(ax, x, 9.5, w, 1.1, "Source-Target\nAttention\n+ Add & Norm", dec, size=size)
     _arrow(ax, (mid, 10.6), (mid, 11.1))
     _box(ax, x, 11.1, w, 1.1, ffn_text, dec, size=size)
     _arrow(ax, (mid, 12.2), (mid, 13.0))
-    _box(ax, x, 13.0, w, 0.85, "線形層（埋め込みと共有）\n→ softmax", ACCENT[1], size=size)
-    ax.text(mid, 14.2, "次の語の確率", ha="center", fontsize=size)
+    _box(ax, x, 13.0, w, 0.85, TEXT["output_layer"], ACCENT[1], size=size)
+    ax.text(mid, 14.2, TEXT["next_word"], ha="center", fontsize=size)
     # the encoder's final output becomes K and V of every decoder layer's cross-attention
     route = 4.75
     ax.plot([x + w, route, route], [4.25, 4.25, 10.05], color=INK, lw=1.0)
     _arrow(ax, (route, 10.05), (x + w, 10.05))
-    ax.text(route + 0.12, 7.1, "エンコーダの出力 → K, V", rotation=90, ha="left", va="center", fontsize=size)
+    ax.text(route + 0.12, 7.1, TEXT["encoder_output_line"], rotation=90, ha="left", va="center", fontsize=size)
     ax.text(mid, 14.6, f"d_model = {cfg.d_model}, h = {cfg.n_heads}\nd_k = d_v = {cfg.d_k}, d_ff = {cfg.d_ff}",
             ha="center", va="bottom", fontsize=size)  # fmt: skip
     return fig

@@ -48,17 +48,16 @@ TEXT = {
     "residual_sum": "X + Y (残差接続)",
     "residual_dims": ("d0 名詞", "d1 形容詞", "d2 指示", "d3 述語"),
     "value": "値",
+    "block_titles": {
+        "X": "X: 語の埋め込み + 位置",
+        "Y": "Y: 注意で集めたもの",
+        "ln1_out": "LN(X + Y): 足して正規化",
+        "ffn_out": "FFN の出力",
+        "ln2_out": "LN(ln1_out + FFN): 出力",
+    },
 }
-"""The reader-facing words of the intuition page's figures (titles, axes, legends)."""
-
-BLOCK_TITLES = {
-    "X": "X: 語の埋め込み + 位置",
-    "Y": "Y: 注意で集めたもの",
-    "ln1_out": "LN(X + Y): 足して正規化",
-    "ffn_out": "FFN の出力",
-    "ln2_out": "LN(ln1_out + FFN): 出力",
-}
-"""The title of each step of the block picture."""
+"""The reader-facing words of the intuition page's figures (titles, axes, legends; the title of each step of the
+block picture)."""
 
 
 def lookup_figure(values: np.ndarray, weights: np.ndarray, output: np.ndarray, words: Sequence[str],
@@ -236,7 +235,7 @@ def block_figure(stages: Sequence[tuple[str, np.ndarray]], words: Sequence[str])
         ax.xaxis.tick_top()
         for spine in ax.spines.values():
             spine.set_visible(False)
-        ax.set_title(("↓ " if index else "") + BLOCK_TITLES.get(name, name), fontsize=10, loc="left")
+        ax.set_title(("↓ " if index else "") + TEXT["block_titles"].get(name, name), fontsize=10, loc="left")
     colour_bar = fig.colorbar(axes[-1].collections[0], ax=list(np.atleast_1d(axes)), orientation="horizontal",
                               fraction=0.03, pad=0.02, aspect=30)  # fmt: skip
     colour_bar.ax.tick_params(labelsize=9.5)
