@@ -48,7 +48,7 @@ def flat_row_cause() -> str:
     if (abs(intuition.cos_to_keys(flat)) < 0.2 and intuition.query_length(flat) > intuition.query_length(short)
             and spread[flat] < spread[short]):  # fmt: skip
         return "perpendicular"
-    raise ValueError("花's row in head 0 is no longer explained by its angle alone: rewrite the question")
+    raise ValueError("the row of 花 in head 0 is no longer explained by its angle alone: rewrite the question")
 
 
 def shift_effect() -> str:
