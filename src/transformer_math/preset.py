@@ -5,6 +5,8 @@ W_Q/W_K from the three bonds; W1/b1/W2 from the detector neurons. The constants 
 (the facts pages cite as ``preset.D_K``, ``preset.CATEGORY_VALUE``, …); :data:`ENCODER` is the model they
 build, with its cached traces. The math layer computes on a model it is given, this one by default;
 :func:`preset_weights` and :func:`preset_trace` are its weights and traces under the names pages use.
+Its vocabulary, sentences and dimension names are the model's data, a catalogue of Japanese words as a whole: a
+model in another language is another preset.
 
 >>> round(float(preset_trace(1).scores[0, 2, 3]), 3)
 3.526

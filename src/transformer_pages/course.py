@@ -11,6 +11,8 @@ the index and the links between the tracks cannot disagree:
 - :data:`STAGE_EXTRAS`: pages of other tracks the large map also links from a stage (the decoder's).
 - :data:`COUNTERPARTS`: for each page, the page of the other track that covers the same idea.
 - :func:`reading_minutes`: how long a page takes, computed from its Markdown by one stated rule.
+
+The tables are a catalogue of names and descriptions as a whole: an edition in another language gives its own.
 """
 
 from __future__ import annotations

@@ -19,6 +19,9 @@ no space where the 「の」 joining two parts meets Japanese (「例文の数�
 key in its Japanese (``ARGUMENT_WORDS``: ``"pre"`` → Pre-LN), a pair picked by its index in words
 (「(最小, 最大)[0]」 → 「最小」), powers of constants as superscripts (10⁸), and the lengths of a shape by their
 axis.
+
+The module is a catalogue of words as a whole (its tables and the Japanese grammar that joins them): an edition in
+another language gives its own.
 """
 
 from __future__ import annotations

@@ -24,6 +24,8 @@ Each term has:
 - ``search_also``: spellings a reader may type into the search that the prose does not write (the katakana of an
   English name: レイヤー正規化 for LayerNorm). The search treats all of a term's spellings — its forms, its English
   names and these — as one (``transformer_site`` search: a section that writes one is found by the others).
+
+The module is a catalogue of words as a whole: an edition in another language gives its own table.
 """
 
 from __future__ import annotations
