@@ -30,7 +30,7 @@ CELL_STAGES: tuple[str, ...] = (
 )  # fmt: skip
 """Every intermediate of the block that has a derivation, in the order of the forward pass."""
 
-FORMULA_WORDS = {"off": "なし"}
+TEXT = {"off": "なし"}
 """The one word a formula holds: what a switched-off part of the block says (the site shows it in the formula)."""
 FORMULAS: dict[str, str] = {
     "scores": r"\mathrm{scores}[h,i,j] = \frac{1}{\sqrt{d_k}}\sum_k Q[i,h,k]\,K[j,h,k]",
@@ -72,7 +72,7 @@ FORMULAS: dict[str, str] = {
         r"{\sum_{j'} \exp(\mathrm{scores}[h,i,j'] + M_{ij'} - m)},\quad M_{ij} = \begin{cases}0 & (j \le i)\\"
         r" -\infty & (j > i)\end{cases},\quad m = \max_{j' \le i} \mathrm{scores}[h,i,j']"
     ),
-    "X_pos_off": r"X_{\mathrm{pos}}[t,d] = 0 \quad (W_P \text{ " + FORMULA_WORDS["off"] + "})",
+    "X_pos_off": r"X_{\mathrm{pos}}[t,d] = 0 \quad (W_P \text{ " + TEXT["off"] + "})",
 }
 
 
