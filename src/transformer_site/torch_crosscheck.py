@@ -85,7 +85,7 @@ def torch_forward(weights: BlockWeights, tokens: np.ndarray) -> dict[str, np.nda
     import torch.nn.functional as F
 
     def t(a: np.ndarray) -> torch.Tensor:
-        return torch.as_tensor(np.asarray(a, dtype=np.float64))
+        return torch.tensor(np.asarray(a, dtype=np.float64))  # a copy: the preset's arrays are read-only
 
     W = {
         f.name: t(getattr(weights, f.name)) for f in fields(weights) if isinstance(getattr(weights, f.name), np.ndarray)
