@@ -36,6 +36,8 @@ from transformer_math.model import Encoder
 from transformer_pages import tryit
 from transformer_site.panels.kernel_data import kernel_data, weights_data
 
+pytestmark = pytest.mark.slow  # runs the kernel in Node
+
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL = ROOT / "docs" / "assets" / "javascripts" / "kernel.js"
 RUNNER = Path(__file__).with_name("run_kernel.js")
@@ -254,6 +256,7 @@ def test_kernel_equals_src_on_random_inputs_knobs_and_weights(kernel_results) ->
     assert mismatches(cases()[n:], kernel_results[n:]) == []
 
 
+@pytest.mark.torch
 def test_kernel_equals_pytorch_on_the_eight_sentences(kernel_results) -> None:
     pytest.importorskip("torch", reason="the PyTorch reference needs torch==2.13.0 (CPU): pip install -e '.[torch]'")
     from transformer_site.torch_crosscheck import torch_forward

@@ -212,6 +212,7 @@ def test_backprop_gradients_match_central_differences(wiring):
 
 
 @pytest.mark.parametrize("wiring", stack.WIRINGS)
+@pytest.mark.torch
 def test_backprop_gradients_match_torch_autograd(wiring):
     torch = pytest.importorskip("torch", reason="torch (the optional cross-check extra) is not installed")
     n_layers, d, h, d_ff, T = 3, 8, 2, 16, 4

@@ -142,6 +142,7 @@ def test_cached_results_are_read_only():
         TRN.dropout_demo(0.1)["mean"] = 2.0
 
 
+@pytest.mark.torch
 def test_adam_updates_match_torch():
     torch = pytest.importorskip("torch", reason="torch (the independent reference) is not installed")
     rng = np.random.default_rng(3)

@@ -24,10 +24,22 @@ from transformer_math import decoder_preset as dp
 from transformer_math import generation as gen
 from transformer_math import preset
 
-torch = pytest.importorskip(
-    "torch", reason="the PyTorch cross-check needs torch==2.13.0 (CPU): pip install -e '.[torch]'"
-)
-F = torch.nn.functional
+pytestmark = pytest.mark.torch
+
+# PyTorch is imported when a test of this file runs, not when the file is collected: a run that leaves the
+# torch tests out (scripts/test.sh fast: -m "not torch") does not pay for importing it.
+torch = None
+F = None  # torch.nn.functional
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _torch():
+    global torch, F
+    torch = pytest.importorskip(
+        "torch", reason="the PyTorch cross-check needs torch==2.13.0 (CPU): pip install -e '.[torch]'"
+    )
+    F = torch.nn.functional
+
 
 TOLERANCE = 1e-12
 BLOCK_FIELDS = [f.name for f in fields(dec.DecoderBlockTrace)]
