@@ -17,7 +17,7 @@ from transformer_math.block import forward
 @given(st.floats(0.0, 0.999))
 def test_the_horizon_is_the_sum_of_the_average_weights_over_their_share(beta):
     """1/(1 − β) = 1 + mean age of the weights (1 − β)β^k: the current step and the β/(1 − β) before it."""
-    k = np.arange(200_000)
+    k = np.arange(50_000)  # β ≤ 0.999: the weights beyond are below 0.999^50000 ≈ 2e-22
     weights = (1 - beta) * beta**k
     mean_age = float((k * weights).sum() / weights.sum())
     assert adam.averaging_horizon(beta) == pytest.approx(1 + mean_age, rel=1e-9)
