@@ -2,9 +2,9 @@
 # Tests, in two tiers (README: テスト):
 #   bash scripts/test.sh [pytest args]        the whole suite: ruff, math with the PyTorch cross-check, doc values,
 #                                             strict builds, notebooks, browser (what CI runs: .ci/run)
-#   bash scripts/test.sh fast [pytest args]   the edit loop's tier: ruff, math, doc values (checked numbers,
-#                                             questions, labels), lint, figures rendered once; no build, no
-#                                             browser, no torch, no repeat-to-compare determinism tests
+#   bash scripts/test.sh fast [pytest args]   the edit loop's tier: every test without one of the markers
+#                                             build, browser, torch, repeat or slow (pyproject.toml): math, doc
+#                                             values, figures, pages, the site's steps on small inputs
 # Both run on TEST_JOBS workers (default 2, pytest-xdist; tests/conftest.py keeps each test file, and the tests
 # that share one built site, on one worker). TEST_JOBS=0 runs in this process.
 set -euo pipefail
@@ -27,8 +27,9 @@ if [ "$jobs" = 0 ]; then
   parallel=(-p no:xdist)
 fi
 if [ "$tier" = fast ]; then
-  exec .venv/bin/pytest -q "${parallel[@]}" tests/math tests/docs tests/figures tests/site/test_checked_lint.py \
-    --ignore tests/math/test_backward_vs_torch.py --ignore tests/math/test_block_vs_torch.py \
-    -k "not torch" -m "not repeat" "$@"
+  # Python's bytecode caches (and pytest's of the rewritten test modules), even where the environment turns them
+  # off: without them each worker compiles every module again, a third of this tier's start-up.
+  unset PYTHONDONTWRITEBYTECODE
+  exec .venv/bin/pytest -q "${parallel[@]}" -m "not (build or browser or torch or repeat or slow)" "$@"
 fi
 exec .venv/bin/pytest -q "${parallel[@]}" --durations=25 "$@"  # the slowest tests, for whoever speeds the suite up

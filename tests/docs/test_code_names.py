@@ -224,6 +224,7 @@ def test_the_lint_fails_on_a_name_planted_in_a_tooltip_label(monkeypatch):
     assert any(m.startswith(f"{LESSON}:2: code name 'preset_T' (an identifier) in a tooltip label") for m in messages)
 
 
+@pytest.mark.slow  # runs the lint in a subprocess
 def test_the_lint_fails_on_a_name_planted_in_a_caption(tmp_path, monkeypatch):
     _lesson_with_a_table(tmp_path, caption="derive_ln1 の表")
     monkeypatch.setenv("TRANSFORMER_FIGURE_CACHE", "off")
@@ -235,6 +236,7 @@ def test_the_lint_fails_on_a_name_planted_in_a_caption(tmp_path, monkeypatch):
     assert result.stdout.startswith("docs/notes/x.md:3: code name 'derive_ln1' (an identifier) in a caption")
 
 
+@pytest.mark.slow  # runs the lint in a subprocess
 def test_the_report_lists_every_name_at_page_and_line(tmp_path):
     lesson = tmp_path / "docs" / "notes" / "x.md"
     lesson.parent.mkdir(parents=True)

@@ -30,6 +30,8 @@ from transformer_math import decoder_preset as dp
 from transformer_math import generation as gen
 from transformer_site.panels.kernel_data import decoder_data
 
+pytestmark = pytest.mark.slow  # runs the kernel in Node
+
 RUNNER = Path(__file__).with_name("run_decoder.js")
 SEED = 20261203
 BLOCK_NAMES = ["X", "Q", "K", "V", "scores", "attn", "head_out", "concat", "Y", "residual1", "ln1_out", "ffn_pre",

@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 from second_model import SECOND
 from test_kernel import KERNEL, Case, all_cells, mismatches, python_tokenize, run_kernel
 
 from transformer_math import ENCODER, forward
 from transformer_site.panels.kernel_data import kernel_data, weights_data
+
+pytestmark = pytest.mark.slow  # runs the kernel in Node
 
 
 def test_the_kernel_data_is_the_model_value() -> None:

@@ -14,6 +14,8 @@ from tiny_project import build_env, write_tiny_project
 from transformer_math import preset_trace
 from transformer_site.checked import check, collect, number_ids
 
+pytestmark = pytest.mark.slow  # runs pytest and mkdocs in subprocesses
+
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "checked_numbers_page.md"
 VALUE = float(preset_trace(1).scores[0, 2, 3])

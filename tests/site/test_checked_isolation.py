@@ -86,6 +86,7 @@ def test_pathological_expressions_are_clear_errors(expression, says):
     assert says in _message(expression)
 
 
+@pytest.mark.slow  # runs the check in a subprocess
 def test_check_does_not_crash_on_pathological_pages(tmp_path):
     page = tmp_path / "p.md"
     page.write_text(

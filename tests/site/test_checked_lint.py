@@ -117,6 +117,7 @@ def test_malformed_tokens_are_lint_errors():
     assert _flagged("x {{ 0.5 s1.attn }}")[0][0] == 1
 
 
+@pytest.mark.slow  # runs the command line in a subprocess
 def test_cli_exit_status(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("重みは 0.834 です。\n", encoding="utf-8")

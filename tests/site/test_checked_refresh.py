@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from transformer_math import preset_trace
 from transformer_site.checked.refresh import refresh_paths, refresh_text
 
@@ -46,6 +48,7 @@ def test_refresh_leaves_broken_expressions_and_reports_them():
     assert "{{ 1.0 = s9.scores[0] }}" in new_text
 
 
+@pytest.mark.slow  # runs the command line in a subprocess
 def test_refresh_cli_prints_old_and_new(tmp_path):
     page = tmp_path / "page.md"
     shutil.copy(FIXTURE, page)

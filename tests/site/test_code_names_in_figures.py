@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = [p for p in markdown_files([ROOT / "docs"]) if code_names.is_lesson_page(display_path(p, ROOT))]
 
 
+@pytest.mark.slow  # executes every lesson's blocks
 @pytest.mark.skipif(not code_names.ENFORCED, reason="reported only: lint --code-names --figures lists them")
 @pytest.mark.parametrize("page", PAGES, ids=[display_path(p, ROOT) for p in PAGES])
 def test_lesson_blocks_print_no_code_name(page, monkeypatch):

@@ -15,6 +15,7 @@ import pytest
 from transformer_site.execution.isolation import BlockTimeout, ForbiddenEffectError, Guard, StateBaseline
 
 
+@pytest.mark.slow  # waits for the time limit
 def test_the_time_limit_stops_a_loop_that_catches_exceptions():
     start = time.monotonic()
     guard = Guard("loop", time_limit=0.5)

@@ -121,6 +121,7 @@ def _execute(item: tuple[str, nbformat.NotebookNode]) -> tuple[str, float, str |
     return name, time.perf_counter() - start, None if shown else "no figure or table was displayed"
 
 
+@pytest.mark.slow  # executes every page's notebook
 def test_every_notebook_runs_top_to_bottom():
     pytest.importorskip("nbclient")
     pytest.importorskip("ipykernel")
