@@ -11,25 +11,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from second_model import SECOND, second_weights
+from torch_reference import torch
 
 from transformer_math import ENCODER, SENTENCES, BlockWeights, build_preset, ops
 from transformer_math import backward as bw
 from transformer_site import torch_backward
 
 pytestmark = pytest.mark.torch
-
-# PyTorch is imported when a test of this file runs, not when the file is collected: a run that leaves the
-# torch tests out (scripts/test.sh fast: -m "not torch") does not pay for importing it.
-torch = None
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _torch():
-    global torch
-    torch = pytest.importorskip(
-        "torch", reason="the PyTorch cross-check needs torch==2.13.0 (CPU): pip install -e '.[torch]'"
-    )
-
 
 TOLERANCE = torch_backward.TOLERANCE
 POSITIONS = range(ENCODER.T)

@@ -16,6 +16,7 @@ from dataclasses import fields
 
 import numpy as np
 import pytest
+from torch_reference import F, torch
 
 from transformer_math import cross_attention as xa
 from transformer_math import decoder_backward as dbw
@@ -25,21 +26,6 @@ from transformer_math import generation as gen
 from transformer_math import preset
 
 pytestmark = pytest.mark.torch
-
-# PyTorch is imported when a test of this file runs, not when the file is collected: a run that leaves the
-# torch tests out (scripts/test.sh fast: -m "not torch") does not pay for importing it.
-torch = None
-F = None  # torch.nn.functional
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _torch():
-    global torch, F
-    torch = pytest.importorskip(
-        "torch", reason="the PyTorch cross-check needs torch==2.13.0 (CPU): pip install -e '.[torch]'"
-    )
-    F = torch.nn.functional
-
 
 TOLERANCE = 1e-12
 BLOCK_FIELDS = [f.name for f in fields(dec.DecoderBlockTrace)]

@@ -29,7 +29,7 @@ def _imports_torch(statement: ast.stmt) -> bool:
     for node in ast.walk(statement):
         if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "torch" for alias in node.names):
             return True
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch":
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("torch", "torch_reference"):
             return True
         if (
             isinstance(node, ast.Call)
@@ -84,6 +84,7 @@ def test_every_test_that_imports_torch_is_marked_torch():
         "import pytest\n\n@pytest.fixture\ndef model():\n    from torch import nn\n",
         "import pytest\n\ntorch = pytest.importorskip('torch')\n",
         "import pytest\nimport torch\n",
+        "import pytest\nfrom torch_reference import torch\n",
         "import pytest\n\n@pytest.mark.slow\ndef test_a():\n    import torch\n",
     ],
 )
