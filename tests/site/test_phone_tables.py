@@ -128,3 +128,10 @@ def test_a_failure_without_a_source_line_names_the_page():
     table = "<table><tr><td>甲</td><td>b</td><td>c</td><td>d</td></tr></table>"
     tables.lay_out_page(table, "docs/x.md", None, failures)
     assert failures.reported()[0].startswith("docs/x.md (table starting '甲')")
+
+
+def test_long_numbers_in_plain_text_count_whole_so_a_table_of_them_is_stacked_not_turned():
+    heads = ["トークン数 n", "パーセプトロン", "ブロック", "比"]
+    big = markdown_table(heads, [["128", "4,294,967,296", "3,152", "1,362"], ["512", "68,719,476,736", "3,152", "21"]])
+    small = markdown_table(heads, [["128", "4,294", "3,152", "1,362"], ["512", "68,719", "3,152", "21"]])
+    assert laid_out(big + small) == ["stack", "turn"]

@@ -68,6 +68,7 @@ _PIECE = re.compile(
     re.S,
 )
 _TAGS = re.compile(r"<[^>]+>")
+_NUMBER = re.compile(r"[−+-]?\d[\d,.]*\d")
 _TEX_COMMAND = re.compile(r"\\[A-Za-z]+|\\.")
 _TEX_SPACING = re.compile(r"\\[,;:!]|\\quad|\\qquad")
 _TEX_SYMBOLS = {
@@ -160,9 +161,9 @@ def _chars_px(text: str, em: float | None = None) -> float:
 
 
 def unbreakable_px(cell: Cell, how: str | None = None) -> float:
-    """The widest piece of ``cell`` that a phone never breaks in layout ``how`` (None: as a table): a checked number
-    and a formula never break; code only as a table; a cell whose style says ``nowrap`` is one piece but where it is
-    stacked (a line of its own, site.css)."""
+    """The widest piece of ``cell`` that a phone never breaks in layout ``how`` (None: as a table): a checked number,
+    a formula and a number in the text never break; code only as a table; a cell whose style says ``nowrap`` is one
+    piece but where it is stacked (a line of its own, site.css)."""
     if how != "stack" and _NOWRAP_STYLE.search(cell.attrs):
         return _chars_px(cell.text)
     widest = 0.0
@@ -174,7 +175,9 @@ def unbreakable_px(cell: Cell, how: str | None = None) -> float:
         else:
             px = _chars_px(_tex_as_text(m.group("tex")).replace(" ", ""), EM_FORMULA)
         widest = max(widest, px)
-    return widest
+    # a long number in plain text may break anywhere (site.css), but one broken between its digits misreads
+    numbers = _NUMBER.findall(plain_text(_PIECE.sub("", cell.inner)))
+    return max(widest, *(_chars_px(n) for n in numbers)) if numbers else widest
 
 
 def table_px(table: Table) -> float:
