@@ -135,3 +135,8 @@ def test_long_numbers_in_plain_text_count_whole_so_a_table_of_them_is_stacked_no
     big = markdown_table(heads, [["128", "4,294,967,296", "3,152", "1,362"], ["512", "68,719,476,736", "3,152", "21"]])
     small = markdown_table(heads, [["128", "4,294", "3,152", "1,362"], ["512", "68,719", "3,152", "21"]])
     assert laid_out(big + small) == ["stack", "turn"]
+
+
+def test_a_laid_out_tables_caption_says_its_role():
+    table = EIGHT_COLUMNS.replace("<table>", "<table><caption>注意の重み</caption>", 1)
+    assert '<caption role="caption">注意の重み</caption>' in tables.lay_out_page(table)

@@ -16,7 +16,8 @@ was, since the step only adds attributes that nothing draws there):
 The heat tables of ``transformer_figures`` (``class="tf-heat"``) are matrices: they keep their rows and columns
 and scroll sideways with a cue (``site.css``); this step never touches a table that has attributes of its own.
 
-A table that is laid out gets explicit ARIA roles (``table``, ``rowgroup``, ``row``, ``columnheader``, ``cell``):
+A table that is laid out gets explicit ARIA roles (``table``, ``caption``, ``rowgroup``, ``row``, ``columnheader``,
+``rowheader``, ``cell``):
 a table drawn with ``display: grid`` or ``block`` would otherwise lose its table semantics in some browsers.
 
 A wide table whose structure cannot be laid out (no header row, a row with another number of cells than the
@@ -233,7 +234,9 @@ def with_roles(body: str, table: Table, how: str) -> str:
             role = "rowheader" if name == "th" else "cell"
             label = f' data-th="{labels[index]}"' if how == "stack" else ""
             return f'<{m.group(2)} role="{role}"{label}{attrs}>'
-        return m.group(0)  # caption
+        # a caption keeps its role in so many words: axe-core, reading a table's roles, would otherwise take a
+        # focusable term explained in the caption for a child the table may not have
+        return f'<{m.group(2)} role="caption"{attrs}>'
 
     inner = _TAG.sub(tag, body)
     size = f' style="--tm-cols: {len(table.headers)}; --tm-rows: {len(table.rows)}"' if how == "turn" else ""
