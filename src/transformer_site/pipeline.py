@@ -43,7 +43,7 @@ from transformer_site.failures import BuildError
 from transformer_site.notebooks import export as notebooks
 from transformer_site.notebooks import lab
 from transformer_site.page import Page, SiteFiles, SiteMap
-from transformer_site.publishing import api_docs, formulas, linebreaks, reproducible, site_dir
+from transformer_site.publishing import api_docs, formulas, linebreaks, reproducible, site_dir, tables
 from transformer_site.search import japanese, skip
 
 log = logging.getLogger("mkdocs.plugins.transformer_site")
@@ -195,6 +195,11 @@ def explain_terms(build: Build, page: PageText) -> None:
         page.text = glossary.wrap_terms(page.text)
 
 
+def lay_out_tables(build: Build, page: PageText) -> None:
+    if "<table>" in page.text:
+        page.text = tables.lay_out_page(page.text, f"docs/{page.uri}", page.source, build.failures)
+
+
 def set_figures_aside(build: Build, page: PageText) -> None:
     page.text, build.set_aside[page.uri] = skip.take_out(page.text, lesson=not page.uri.startswith(skip.CODE_PAGES))
 
@@ -302,6 +307,7 @@ PIPELINE: tuple[Row, ...] = (
     Row("page_content", AFTER, api_tags_as_text, "tags named in docstrings shown as text on the API pages"),
     Row("page_content", AFTER, join_japanese_lines, "no stray space where Japanese source lines wrap"),
     Row("page_content", AFTER, explain_terms, "the first use of each glossary term explained on hover and focus"),
+    Row("page_content", AFTER, lay_out_tables, "a table too wide for a phone is turned or stacked there"),
     Row("page_content", LAST, set_figures_aside, "figures (and a lesson's code) aside while search reads the page"),
     Row("page_context", AFTER, note_rendered, "the page is one this build rendered"),
     Row("page_context", LAST, put_figures_back, "figures back in the page, after the search plugin"),
