@@ -132,6 +132,20 @@ def figures(report: dict) -> dict:
     return found
 
 
+ATTEMPTS = 3  # a run that yields no figures (Lighthouse's NO_FCP on a busy machine) is made again, this often
+
+
+def measure_once(url: str, out: Path) -> dict:
+    """The figures of one run; a run without them (the page painted nothing Lighthouse saw) is repeated."""
+    for attempt in range(1, ATTEMPTS + 1):
+        report = lighthouse(url, out)
+        if report["categories"]["performance"]["score"] is not None:
+            return figures(report)
+        error = report["audits"]["first-contentful-paint"].get("errorMessage", "no score")
+        print(f"  {url}: attempt {attempt}/{ATTEMPTS} gave no figures ({error[:80]})", file=sys.stderr)
+    raise RuntimeError(f"{url}: Lighthouse gave no figures in {ATTEMPTS} attempts")
+
+
 def measure(sites: list[tuple[Path, bool]], pages: tuple[str, ...], runs: int, work: Path) -> dict:
     """{(site, page): [figures of each run]}, runs interleaved across sites and pages; a site is (folder, served
     without its search index)."""
@@ -142,7 +156,7 @@ def measure(sites: list[tuple[Path, bool]], pages: tuple[str, ...], runs: int, w
             for page in pages:
                 for n, (_, base) in enumerate(servers):
                     out = work / f"site{n}-{page.strip('/').replace('/', '_') or 'index'}-{run}.json"
-                    found = figures(lighthouse(base + page, out))
+                    found = measure_once(base + page, out)
                     results.setdefault((n, page), []).append(found)
                     print(f"  run {run + 1}/{runs} site {n} /{page}: score {found['score']}, "
                           f"LCP {found['lcp'] / 1000:.1f} s, TBT {found['tbt']:.0f} ms", file=sys.stderr)  # fmt: skip
