@@ -74,6 +74,7 @@
 
   function slice(deadline) {
     scheduled = false;
+    if (!queue.length) return; // the page was replaced meanwhile by one without boxes (soon() said done)
     var budget = deadline && !deadline.didTimeout ? Math.min(SLICE_MS, deadline.timeRemaining()) : SLICE_MS;
     var start = window.performance.now();
     var found = [];
