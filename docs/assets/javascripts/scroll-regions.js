@@ -4,10 +4,10 @@
  * arrow keys scroll it), role="region" and a name that says what it is; a box that fits loses them again, so a
  * wide screen has no extra tab stops. Runs after each of Material's instant navigations and on resize.
  *
- * Never while the page is being read in: the boxes are measured when the browser is idle, all of them first and
- * then every change written at once. Measuring one box and then changing it, box by box, made the browser lay the
- * page out again for every box (hundreds of layouts on a long lesson, on a phone a second or more of blocked
- * page); measured together the page is laid out once, when it already is.
+ * Never while the page is being read in, and never as one long task: the boxes are measured when the browser is
+ * idle, a slice of at most SLICE_MS at a time (a long lesson has hundreds of boxes; on a phone, measuring them all
+ * at once blocked the page for a quarter of a second and more). Within a slice every box is measured first and the
+ * changes are written after, so a slice lays the page out at most once, not once per box.
  */
 (function () {
   "use strict";
@@ -34,16 +34,6 @@
     return (what ? kind + ": " + what : kind) + "（横にスクロールできます）";
   }
 
-  function measure() {
-    var found = [];
-    BOXES.forEach(function (entry) {
-      document.querySelectorAll(entry[0]).forEach(function (box) {
-        found.push([box, entry[1], overflows(box)]);
-      });
-    });
-    return found;
-  }
-
   function write(found) {
     found.forEach(function (item) {
       var box = item[0];
@@ -63,27 +53,61 @@
     });
   }
 
-  function mark() {
-    write(measure()); // every read before any write: one layout, not one per box
+  // Finding the boxes reads no layout; measuring them does, so that is what is sliced.
+  function boxes() {
+    var found = [];
+    BOXES.forEach(function (entry) {
+      document.querySelectorAll(entry[0]).forEach(function (box) { found.push([box, entry[1]]); });
+    });
+    return found;
   }
 
-  // When the browser has nothing else to do (after KaTeX, the figures and the first paint), at most once at a time.
-  // <html data-scroll-regions="pending|done"> says whether a measurement is still to come (the browser tests wait).
+  var SLICE_MS = 8; // a slice stays well inside one frame and far below a long task (50 ms)
+  var idle = window.requestIdleCallback
+    ? function (run) { window.requestIdleCallback(run, { timeout: 2000 }); }
+    : function (run) { window.setTimeout(run, 50); };
+
+  // <html data-scroll-regions="pending|done"> says whether boxes are still to be measured (the browser tests wait).
   var root = document.documentElement;
-  var pending = false;
+  var queue = []; // [box, kind] still to measure, in the page's order
+  var scheduled = false;
+
+  function slice(deadline) {
+    scheduled = false;
+    if (!queue.length) return; // the page was replaced meanwhile by one without boxes (soon() said done)
+    var budget = deadline && !deadline.didTimeout ? Math.min(SLICE_MS, deadline.timeRemaining()) : SLICE_MS;
+    var start = window.performance.now();
+    var found = [];
+    do {
+      var item = queue.shift();
+      if (item[0].isConnected) found.push([item[0], item[1], overflows(item[0])]);
+    } while (queue.length && window.performance.now() - start < budget);
+    write(found); // every read of the slice before any write: one layout, not one per box
+    if (queue.length) schedule();
+    else root.dataset.scrollRegions = "done";
+  }
+
+  function schedule() {
+    if (scheduled) return;
+    scheduled = true;
+    idle(slice);
+  }
+
+  // Every box (again): the page, its fonts, a tab or a fold, or the width changed. A pass under way starts over.
   function soon() {
-    if (pending) return;
-    pending = true;
+    queue = boxes();
+    if (!queue.length) {
+      root.dataset.scrollRegions = "done";
+      return;
+    }
     root.dataset.scrollRegions = "pending";
-    var run = function () { pending = false; mark(); root.dataset.scrollRegions = "done"; };
-    if (window.requestIdleCallback) window.requestIdleCallback(run, { timeout: 2000 });
-    else window.setTimeout(run, 200);
+    schedule();
   }
 
   var timer = null;
   window.addEventListener("resize", function () {
     window.clearTimeout(timer);
-    timer = window.setTimeout(mark, 150);
+    timer = window.setTimeout(soon, 150);
   });
   document.addEventListener("toggle", soon, true); // a <details> opened: what it holds now has a size
   document.addEventListener("change", soon, true); // a tab selected (Material's tabs are radio inputs)
