@@ -22,6 +22,8 @@ class _OnFirstUse:
         return pytest.importorskip(self._name, reason=REASON)
 
     def __getattr__(self, attribute: str):
+        if attribute.startswith("_"):  # pytest's collection asks every module global for such names (__test__, …)
+            raise AttributeError(attribute)
         return getattr(self._module(), attribute)
 
 

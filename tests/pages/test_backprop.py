@@ -71,6 +71,7 @@ def test_the_softmax_kills_the_constant_part_of_the_upstream_gradient():
         assert np.allclose(row @ J, g.d_scores[head, loss.POSITION])
 
 
+@pytest.mark.slow  # measures the softmax's gradient at 64 + 10 sizes of d_k, twice each
 def test_the_panel_readout_is_the_chapters_sweep_at_its_d_k():
     chapter, panel = backward.sqrt_dk_sweep(), tryit.sdpa_gradient_sweep()
     for d_k in (1, 2, 4, 8, 16, 32, 64):

@@ -31,6 +31,7 @@ def test_format_signed(value: float, shown: str) -> None:
     assert sp.format_signed(value, 3) == shown
 
 
+@pytest.mark.slow  # the panel's data holds the gradient measured at 64 sizes of d_k, twice each
 def test_sdpa_data_is_every_state_rounded_and_nested_by_control() -> None:
     states = sp.sdpa_data()["states"]
     assert list(states) == [str(d) for d in range(1, mp.SDPA_MAX_D_K + 1)]
@@ -113,7 +114,10 @@ class _Controls(HTMLParser):
             self.open_labels -= 1
 
 
-@pytest.mark.parametrize("make", [sp.sdpa_panel_html, sp.pe_panel_html, sp.explorer_panel_html])
+@pytest.mark.parametrize(
+    "make",
+    [pytest.param(sp.sdpa_panel_html, marks=pytest.mark.slow), sp.pe_panel_html, sp.explorer_panel_html],
+)  # the SDPA panel: its data holds the gradient measured at 64 sizes of d_k, twice each
 def test_panel_html_is_labelled_and_carries_its_data(make) -> None:
     text = make()
     parser = _Controls()
