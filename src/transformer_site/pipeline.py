@@ -197,7 +197,9 @@ def explain_terms(build: Build, page: PageText) -> None:
 
 def lay_out_tables(build: Build, page: PageText) -> None:
     if "<table>" in page.text:
-        page.text = tables.lay_out_page(page.text, f"docs/{page.uri}", page.source, build.failures)
+        model = _model(build, page)
+        lines = model.lines if model is not None else ()
+        page.text = tables.lay_out_page(page.text, build.failures, f"docs/{page.uri}", lines)
 
 
 def set_figures_aside(build: Build, page: PageText) -> None:

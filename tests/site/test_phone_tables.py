@@ -21,7 +21,7 @@ def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
 
 def laid_out(page_html: str) -> list[str | None]:
     """The phone layout of each table of the page after the step (None: left as it is)."""
-    out = tables.lay_out_page(page_html)
+    out = tables.lay_out_page(page_html, Failures())
     return [m.group(1) for m in re.finditer(r'<table(?: role="table" data-tm-phone="(\w+)")?', out)]
 
 
@@ -42,7 +42,7 @@ CODE_NAMES = markdown_table(
 
 def test_a_narrow_table_is_left_exactly_as_it_is():
     page = f"<p>前</p>{NARROW}<p>後</p>"
-    assert tables.lay_out_page(page) == page
+    assert tables.lay_out_page(page, Failures()) == page
 
 
 def test_a_short_table_with_many_columns_is_turned_and_a_long_one_stacked():
@@ -61,7 +61,7 @@ def test_a_table_inside_a_box_has_less_room():
 
 
 def test_a_turned_table_keeps_its_cells_once_with_roles_and_its_size_for_the_grid():
-    out = tables.lay_out_page(EIGHT_COLUMNS)
+    out = tables.lay_out_page(EIGHT_COLUMNS, Failures())
     assert out.count("これ → 花") == 2  # each cell once: the grid turns them, nothing is copied
     assert 'style="--tm-cols: 8; --tm-rows: 2"' in out
     assert out.count('role="columnheader"') == 8 and out.count('role="cell"') == 16
@@ -71,7 +71,7 @@ def test_a_turned_table_keeps_its_cells_once_with_roles_and_its_size_for_the_gri
 
 def test_a_stacked_cell_is_labelled_with_its_header_as_plain_text():
     header = 'キー <span class="arithmatex">\\(X[j, \\mathrm{d0}]\\)</span> &amp; 値'
-    out = tables.lay_out_page(markdown_table(["#", header, "c", "d"], [["1", "2", "3", "4"]] * 5))
+    out = tables.lay_out_page(markdown_table(["#", header, "c", "d"], [["1", "2", "3", "4"]] * 5), Failures())
     cells = re.findall(r'<td role="cell" data-th="([^"]*)">(\d)</td>', out)
     assert cells[:4] == [("#", "1"), ("キー X[j, d0] &amp; 値", "2"), ("c", "3"), ("d", "4")]
     assert len(cells) == 20
@@ -79,13 +79,13 @@ def test_a_stacked_cell_is_labelled_with_its_header_as_plain_text():
 
 def test_a_header_cell_in_a_body_row_is_a_row_header():
     table = markdown_table(["a", "b", "c", "d"], [["1", "2", "3", "4"]] * 5).replace("<td>1</td>", "<th>1</th>")
-    out = tables.lay_out_page(table)
+    out = tables.lay_out_page(table, Failures())
     assert out.count('<th role="rowheader" data-th="a">1</th>') == 5
 
 
 def test_matrices_and_tables_with_attributes_of_their_own_are_not_touched():
     heat = EIGHT_COLUMNS.replace("<table>", '<table class="tf-heat" data-scale="diverging">')
-    assert tables.lay_out_page(heat) == heat
+    assert tables.lay_out_page(heat, Failures()) == heat
 
 
 def test_a_nowrap_cell_is_one_piece_unless_stacked_and_code_breaks_once_laid_out():
@@ -105,11 +105,10 @@ def test_a_nowrap_cell_is_one_piece_unless_stacked_and_code_breaks_once_laid_out
         (markdown_table(["a", "b", "c", "d"], [["1", "2", "3", "4"]]).replace("<td>1", '<td colspan="2">1'), "spans"),
     ],
 )
-def test_a_wide_table_that_cannot_be_laid_out_is_a_failure_naming_page_line_and_table(tmp_path, table, reason):
-    source = tmp_path / "page.md"
-    source.write_text("# 見出し\n\n| a | b | c | d |\n|---|---|---|---|\n", encoding="utf-8")
+def test_a_wide_table_that_cannot_be_laid_out_is_a_failure_naming_page_line_and_table(table, reason):
+    lines = "# 見出し\n\n| a | b | c | d |\n|---|---|---|---|\n".split("\n")
     failures = Failures()
-    out = tables.lay_out_page(table, "docs/notes/page.md", source, failures)
+    out = tables.lay_out_page(table, failures, "docs/notes/page.md", lines)
     assert out == table
     [message] = failures.reported()
     assert message.startswith("docs/notes/page.md:3 (table starting 'a')")
@@ -119,14 +118,14 @@ def test_a_wide_table_that_cannot_be_laid_out_is_a_failure_naming_page_line_and_
 def test_a_narrow_table_that_cannot_be_laid_out_is_left_alone():
     failures = Failures()
     table = "<table><tr><td>a</td><td>b</td></tr></table>"
-    assert tables.lay_out_page(table, "docs/x.md", None, failures) == table
+    assert tables.lay_out_page(table, failures, "docs/x.md") == table
     assert not failures.reported()
 
 
 def test_a_failure_without_a_source_line_names_the_page():
     failures = Failures()
     table = "<table><tr><td>甲</td><td>b</td><td>c</td><td>d</td></tr></table>"
-    tables.lay_out_page(table, "docs/x.md", None, failures)
+    tables.lay_out_page(table, failures, "docs/x.md")
     assert failures.reported()[0].startswith("docs/x.md (table starting '甲')")
 
 
@@ -139,4 +138,4 @@ def test_long_numbers_in_plain_text_count_whole_so_a_table_of_them_is_stacked_no
 
 def test_a_laid_out_tables_caption_says_its_role():
     table = EIGHT_COLUMNS.replace("<table>", "<table><caption>注意の重み</caption>", 1)
-    assert '<caption role="caption">注意の重み</caption>' in tables.lay_out_page(table)
+    assert '<caption role="caption">注意の重み</caption>' in tables.lay_out_page(table, Failures())

@@ -33,8 +33,8 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from transformer_site.failures import Failures
 
@@ -243,10 +243,10 @@ def with_roles(body: str, table: Table, how: str) -> str:
     return f'<table role="table" data-tm-phone="{how}"{size}>{inner}</table>'
 
 
-def lay_out_page(page_html: str, where: str = "<page>", source: Path | None = None, failures: Failures | None = None):
+def lay_out_page(page_html: str, failures: Failures, where: str = "<page>", lines: Sequence[str] = ()) -> str:
     """``page_html`` with each plain table that is too wide for a phone given its phone layout; a wide table that
-    cannot be laid out is reported to ``failures`` (the build's) and left as it is."""
-    failures = Failures() if failures is None else failures
+    cannot be laid out is reported to ``failures`` (the build's), at its line among the page's Markdown ``lines``
+    where they show its header, and left as it is."""
     boxes = _boxes_around(page_html)
 
     def one(m: re.Match) -> str:
@@ -256,7 +256,7 @@ def lay_out_page(page_html: str, where: str = "<page>", source: Path | None = No
         except TableError as err:
             if not _looks_wide(body, boxes[m.start()]):
                 return m.group(0)
-            failures.report(f"{_place(where, source, body)}: this table is too wide for a phone and {err}; "
+            failures.report(f"{_place(where, lines, body)}: this table is too wide for a phone and {err}; "
                             "write it as a Markdown table with one header row")  # fmt: skip
             return m.group(0)
         how = layout(table, boxes[m.start()])
@@ -292,20 +292,16 @@ def _boxes_around(page_html: str) -> dict[int, int]:
     return found
 
 
-def _place(where: str, source: Path | None, body: str) -> str:
+def _place(where: str, lines: Sequence[str], body: str) -> str:
     """The page and, where its Markdown source has the table's header row, the line of it; and its first cell."""
     first = next(iter(_CELL.finditer(body)), None)
     words = plain_text(first.group(3))[:30] if first else ""
-    line = _source_line(source, words) if source is not None and words else None
+    line = _source_line(lines, words) if words else None
     place = f"{where}:{line}" if line else where
     return f"{place} (table starting {words!r})" if words else place
 
 
-def _source_line(source: Path, words: str) -> int | None:
-    try:
-        lines = source.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return None
+def _source_line(lines: Sequence[str], words: str) -> int | None:
     for number, line in enumerate(lines, start=1):
         if line.lstrip().startswith("|") and words in line:
             return number
