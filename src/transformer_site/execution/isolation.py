@@ -34,7 +34,7 @@ import threading
 import types
 from collections.abc import Iterable, Mapping
 from itertools import repeat
-from operator import is_
+from operator import eq, is_
 from pathlib import Path
 
 import numpy as np
@@ -292,6 +292,12 @@ class _MappingEntry(_Entry):
         self.size = len(self._namespace())
         self.keys, self.values = tuple(saved), tuple(saved.values())
 
+    @property
+    def fixed(self) -> bool:
+        """Whether the names live in one mapping that stays the same object (a dict, a module's or an object's
+        ``__dict__``), so that a copy of it can be compared with it as it is now."""
+        return self.namespace is not None or self.read is None
+
     def _namespace(self) -> Mapping:
         if self.namespace is not None:
             return self.namespace
@@ -423,6 +429,11 @@ class StateBaseline:
         self._keep: list[object] = []  # keeps recorded objects alive, so their ids stay theirs
         self._modules: dict[str, types.ModuleType] = {}
         self._arrays: list[_ArrayEntry] = []  # checked together: the most numerous entries
+        # The namespaces of the fixed mapping entries and a whole copy of each (private names too), taken when
+        # they were recorded: when every one still equals its copy, nothing in them changed.
+        self._namespaces: list[Mapping] = []
+        self._pictures: list[dict] = []
+        self._unpictured: list[_Entry] = []  # the entries the copies do not cover
         self._module_count = -1
         self._process = self._process_state()
         self.refresh()
@@ -470,7 +481,7 @@ class StateBaseline:
                 return  # another module: watched as its own root if it is one of ours
             self._remember(obj)
             public = {k: v for k, v in vars(obj).items() if not k.startswith("_")}
-            self._entries.append(_MappingEntry(label, obj, public, public_only=True, setter=_set_attribute))
+            self._add(_MappingEntry(label, obj, public, public_only=True, setter=_set_attribute))
             for key, value in public.items():
                 if not isinstance(value, types.ModuleType) and self._ours(value, obj.__name__):
                     self._walk(f"{label}.{key}", value, depth + 1)
@@ -480,7 +491,7 @@ class StateBaseline:
             if obj.dtype != object:
                 self._arrays.append(_ArrayEntry(label, obj, (obj.shape, obj.dtype, obj.tobytes())))
         elif isinstance(obj, dict):
-            self._entries.append(_MappingEntry(label, obj, dict(obj)))
+            self._add(_MappingEntry(label, obj, dict(obj)))
             if len(obj) <= _MAX_ITEMS:
                 for key, value in obj.items():
                     self._walk(f"{label}[{key!r}]", value, depth + 1)
@@ -488,7 +499,7 @@ class StateBaseline:
             for key, value in obj.items():
                 self._walk(f"{label}[{key!r}]", value, depth + 1)
         elif isinstance(obj, (list, set)):
-            self._entries.append(_SequenceEntry(label, obj, list(obj) if isinstance(obj, list) else set(obj)))
+            self._add(_SequenceEntry(label, obj, list(obj) if isinstance(obj, list) else set(obj)))
             if isinstance(obj, list) and len(obj) <= _MAX_ITEMS:
                 for i, value in enumerate(obj):
                     self._walk(f"{label}[{i}]", value, depth + 1)
@@ -499,13 +510,30 @@ class StateBaseline:
         elif isinstance(obj, type):
             if self._is_project_class(obj):
                 public = {k: v for k, v in vars(obj).items() if not k.startswith("_")}
-                self._entries.append(_MappingEntry(label, obj, public, public_only=True, setter=_set_attribute))
+                self._add(_MappingEntry(label, obj, public, public_only=True, setter=_set_attribute))
         elif self._is_project_class(type(obj)):
             read = vars if hasattr(obj, "__dict__") else _slot_values
             attributes = dict(read(obj))
-            self._entries.append(_MappingEntry(label, obj, attributes, setter=_set_attribute, read=read))
+            self._add(_MappingEntry(label, obj, attributes, setter=_set_attribute, read=read))
             for key, value in attributes.items():
                 self._walk(f"{label}.{key}", value, depth + 1)
+
+    def _add(self, entry: _Entry) -> None:
+        self._entries.append(entry)
+        if isinstance(entry, _MappingEntry) and entry.fixed:
+            namespace = entry._namespace()
+            self._namespaces.append(namespace)
+            self._pictures.append(dict(namespace))
+        else:
+            self._unpictured.append(entry)
+
+    def _untouched(self) -> bool:
+        """Whether every fixed namespace equals its copy: one comparison in C each, and dict equality tests
+        identity first, so an unchanged namespace costs no Python call (this runs after every checked number)."""
+        try:
+            return all(map(eq, self._namespaces, self._pictures))
+        except Exception:  # a value whose == cannot answer (an array rebound to another array): look closer
+            return False
 
     def _remember(self, obj) -> None:
         self._seen.add(id(obj))
@@ -533,8 +561,11 @@ class StateBaseline:
         if not all(map(is_, map(_same_array, arrays), repeat(True))):
             for entry in arrays:
                 found.extend(entry.changed())
-        for entry in self._entries:
+        untouched = self._untouched()
+        for entry in self._unpictured if untouched else self._entries:
             found.extend(entry.changed())
+        if not untouched and not found:  # only private names came or went (a module's own cache): copy again
+            self._pictures = [dict(namespace) for namespace in self._namespaces]
         if process_state:
             for entry in self._process:
                 found.extend(entry.changed())
