@@ -12,11 +12,12 @@ import os
 from pathlib import Path
 
 import pytest
+from docs_tokens import docs_tokens
 
-from transformer_site.checked import check, collect, number_ids
+from transformer_site.checked import check, number_ids
 
 ROOT = Path(os.environ.get("CHECKED_NUMBERS_ROOT", Path(__file__).resolve().parents[2]))
-NUMBERS = collect([ROOT / "docs"], root=ROOT)
+NUMBERS = docs_tokens(ROOT)
 
 
 @pytest.mark.parametrize("number", NUMBERS, ids=number_ids(NUMBERS))

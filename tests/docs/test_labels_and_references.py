@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from docs_tokens import docs_tokens
+
 from transformer_pages.notes.references import REFERENCES
-from transformer_site.checked import collect, references
+from transformer_site.checked import references
 from transformer_site.labels import label
 
 ROOT = Path(__file__).resolve().parents[2]
-TOKENS = collect([ROOT / "docs"], root=ROOT)
+TOKENS = docs_tokens(ROOT)
 
 
 def test_the_site_has_checked_claims_and_citations():

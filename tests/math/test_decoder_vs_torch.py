@@ -11,6 +11,7 @@ REQUIRE_TORCH=1 (CI) a missing torch stops the session instead (tests/conftest.p
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import fields
 
@@ -121,11 +122,22 @@ def cases() -> list[tuple[str, dec.Decoder, np.ndarray]]:
     return out
 
 
-CASES = cases()
+# The cases by name: collecting the tests names them only, and the decoder is trained when a test runs (every
+# collection of the suite, the fast tier's too, reads this file).
+CASE_NAMES = [f"s{s.number}" for s in preset.SENTENCES] + ["preset, every position"]
+CASE_NAMES += [f"random {seed}" for seed in (0, 1, 2)]
 
 
-@pytest.mark.parametrize(("name", "model", "ids"), CASES, ids=[c[0] for c in CASES])
-def test_every_intermediate_equals_pytorch_and_sdpa_with_is_causal(name, model, ids):
+@functools.cache
+def case(name: str) -> tuple[dec.Decoder, np.ndarray]:
+    found = {n: (model, ids) for n, model, ids in cases()}
+    assert list(found) == CASE_NAMES, "CASE_NAMES must name the cases of cases(), in order"
+    return found[name]
+
+
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_every_intermediate_equals_pytorch_and_sdpa_with_is_causal(name):
+    model, ids = case(name)
     diffs = block_differences(dec.forward(model, ids), TorchDecoder(model).forward(ids))
     assert len(diffs) == model.n_blocks * (len(BLOCK_FIELDS) + 1) + 2  # every intermediate compared
     too_far = {k: v for k, v in diffs.items() if not v <= TOLERANCE}
@@ -142,8 +154,9 @@ def test_the_comparison_catches_a_wrong_mask():
     assert np.max(np.abs(unmasked - numpy(theirs["blocks"][0]["attn"]))) > 1e-3
 
 
-@pytest.mark.parametrize(("name", "model", "ids"), CASES, ids=[c[0] for c in CASES])
-def test_the_loss_with_teacher_forcing_equals_pytorch(name, model, ids):
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_the_loss_with_teacher_forcing_equals_pytorch(name):
+    model, ids = case(name)
     ours = dec.sequence_loss(model, ids)
     logits = TorchDecoder(model).forward(ids[:-1])["logits"]
     theirs = F.cross_entropy(logits, torch.tensor(ids[1:]), reduction="none")
@@ -164,8 +177,9 @@ def test_the_gradient_fields_are_every_intermediate_and_every_weight():
     assert names == set(GRADIENT_FIELDS) | {f"d_{n}" for n in dec.BLOCK_WEIGHT_NAMES}
 
 
-@pytest.mark.parametrize(("name", "model", "ids"), CASES, ids=[c[0] for c in CASES])
-def test_every_gradient_equals_autograd(name, model, ids):
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_every_gradient_equals_autograd(name):
+    model, ids = case(name)
     ours = dbw.backward(model, ids)
     ref = TorchDecoder(model, grad=True)
     kept = ref.forward(ids[:-1], keep_grads=True)
