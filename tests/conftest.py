@@ -43,7 +43,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 # the first worker that runs short: the longest go first, so that no long group is left for the end while the
 # other worker stands idle. A walk takes minutes; the first walk builds the shared site, and while it does, the
 # other worker makes its own builds (the tests that build a project of their own), then takes the next walk.
+# Within each of these ranks the groups go longest first by what they took in the last runs (pytest's cache,
+# .pytest_cache): the last groups handed out are then the shortest, and the workers finish together.
 FIRST_WALK, OWN_BUILD, WALK, SHARED_SITE, REST = range(5)
+SECONDS_KEY = "transformer/group-seconds"  # tier (the -m expression) → group → seconds, setup and teardown included
 
 
 def _rank(group: str, items: list[pytest.Item], first_walk: str | None) -> int:
@@ -72,7 +75,46 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group_of[item.nodeid] = group
     first_walk = next((group for group in members if group.startswith("walk-")), None)  # in collection order
     rank = {group: _rank(group, grouped, first_walk) for group, grouped in members.items()}
-    items.sort(key=lambda item: rank[group_of[item.nodeid]])  # stable: file order within a rank
+    seconds = _group_seconds(config)  # a group not timed yet goes after the timed ones of its rank
+    items.sort(key=lambda item: (rank[group_of[item.nodeid]], -seconds.get(group_of[item.nodeid], 0.0)))
+
+
+def _group_seconds(config: pytest.Config) -> dict[str, float]:
+    """What each group took in the last run of this tier (a tier's groups hold fewer tests than the same groups
+    in the whole suite)."""
+    return _all_seconds(config).get(config.option.markexpr or "", {})
+
+
+def _all_seconds(config: pytest.Config) -> dict[str, dict[str, float]]:
+    cache = getattr(config, "cache", None)  # None under -p no:cacheprovider: the order of the files
+    return cache.get(SECONDS_KEY, {}) if cache is not None else {}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # a worker's reports reach the controller, which records them
+        config.pluginmanager.register(GroupClock(config), "group-clock")
+
+
+class GroupClock:
+    """Adds up each group's time as the reports come in, and keeps it in pytest's cache for the next run's order
+    (groups that did not run this time keep their earlier time)."""
+
+    def __init__(self, config: pytest.Config):
+        self.config = config
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        tail = report.nodeid.rsplit("]", 1)[-1]
+        if "@" in tail:  # a grouped run (--dist loadgroup); ``@group`` ends the node id
+            group = report.nodeid.rsplit("@", 1)[1]
+            self.seconds[group] = self.seconds.get(group, 0.0) + report.duration
+
+    def pytest_sessionfinish(self) -> None:
+        cache = getattr(self.config, "cache", None)
+        if cache is not None and self.seconds:
+            tier = self.config.option.markexpr or ""
+            new = {group: round(seconds, 3) for group, seconds in self.seconds.items()}
+            cache.set(SECONDS_KEY, {**_all_seconds(self.config), tier: {**_group_seconds(self.config), **new}})
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

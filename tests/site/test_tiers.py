@@ -4,7 +4,9 @@ markers it leaves out, so a test that needs PyTorch must say so, or the fast tie
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,18 @@ ROOT = Path(__file__).resolve().parents[2]
 TEST_SCRIPT = ROOT / "scripts" / "test.sh"
 PYPROJECT = ROOT / "pyproject.toml"
 FAST_LEAVES_OUT = {"build", "browser", "torch", "repeat", "slow"}
+
+
+def _suite_conftest():
+    """tests/conftest.py, loaded from its path: the name ``conftest`` may be any folder's conftest."""
+    spec = importlib.util.spec_from_file_location("suite_conftest", ROOT / "tests" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up while it is made
+    spec.loader.exec_module(module)
+    return module
+
+
+conftest = _suite_conftest()  # the order of the groups and the clock that times them
 
 
 def _marks(decorators: list[ast.expr]) -> set[str]:
@@ -127,3 +141,62 @@ def test_every_marker_the_tiers_name_is_registered_and_used():
     sources = "\n".join(path.read_text(encoding="utf-8") for path in _test_files())
     unused = {m for m in FAST_LEAVES_OUT if f"pytest.mark.{m}" not in sources}
     assert not unused, f"markers no test carries: {sorted(unused)}"
+
+
+# ----------------------------------------------------------------------------- the order of the groups
+class _Cache:
+    def __init__(self, data=None):
+        self.data = dict(data or {})
+
+    def get(self, key, default):
+        return self.data.get(key, default)
+
+    def set(self, key, value):
+        self.data[key] = value
+
+
+class _Config:
+    def __init__(self, cache, markexpr="not slow"):
+        self.cache = cache
+        self.option = type("Option", (), {"markexpr": markexpr})()
+
+
+class _Item:
+    fixturenames = ()
+
+    def __init__(self, nodeid):
+        self.nodeid, self.markers = nodeid, []
+
+    def get_closest_marker(self, name):
+        return next((m for m in self.markers if m.name == name), None)
+
+    def add_marker(self, marker):
+        self.markers.append(marker.mark)
+
+
+def _order(cache: _Cache, markexpr="not slow") -> list[str]:
+    items = [_Item(f"tests/{name}.py::test_{i}") for name in ("a", "b", "c", "d") for i in (1, 2)]
+    conftest.pytest_collection_modifyitems(_Config(cache, markexpr), items)
+    return list(dict.fromkeys(item.nodeid.split("::")[0][6:-3] for item in items))
+
+
+def test_groups_go_longest_first_by_the_last_run_of_the_same_tier():
+    """The last groups handed out are the shortest, so the two workers finish together; a group not timed yet
+    goes after the timed ones, and without a record (a fresh clone) the order is the files' order."""
+    assert _order(_Cache()) == ["a", "b", "c", "d"]
+    timed = {"not slow": {"tests/b.py": 1.0, "tests/c.py": 9.0}, "": {"tests/d.py": 50.0}}
+    assert _order(_Cache({conftest.SECONDS_KEY: timed})) == ["c", "b", "a", "d"]
+    assert _order(_Cache({conftest.SECONDS_KEY: timed}), markexpr=None) == ["d", "a", "b", "c"]
+
+
+def test_the_clock_adds_up_each_group_and_keeps_the_other_tiers_and_groups():
+    cache = _Cache({conftest.SECONDS_KEY: {"": {"tests/a.py": 3.0}, "not slow": {"tests/z.py": 2.0}}})
+    clock = conftest.GroupClock(_Config(cache))
+    for nodeid, seconds in [("tests/a.py::t[x]@tests/a.py", 0.5), ("tests/a.py::t[y]@tests/a.py", 1.25),
+                            ("tests/b.py::t@walk-390", 2.0), ("tests/c.py::t[a@b]", 9.0)]:  # fmt: skip
+        clock.pytest_runtest_logreport(type("Report", (), {"nodeid": nodeid, "duration": seconds})())
+    clock.pytest_sessionfinish()
+    assert cache.data[conftest.SECONDS_KEY] == {
+        "": {"tests/a.py": 3.0},
+        "not slow": {"tests/z.py": 2.0, "tests/a.py": 1.75, "walk-390": 2.0},
+    }
