@@ -518,3 +518,27 @@ def test_usable_at_phone_width(browser, base_url, width: int) -> None:
         box = tab.locator(selector).bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, selector
     context.close()
+
+
+def test_the_panel_scripts_load_only_on_a_page_with_a_panel_and_a_failed_load_is_said(browser, base_url):
+    """The kernel and panels.js are fetched for the try-it page, not for the front page; when the kernel cannot
+    be fetched, every panel says so in the page (and the console names the script), instead of staying blank."""
+    context = reading_context(browser, viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    fetched: list[str] = []
+    tab.on("request", lambda r: fetched.append(r.url))
+    tab.goto(base_url, wait_until="networkidle")
+    assert not [u for u in fetched if u.endswith(("/kernel.js", "/panels.js"))], "fetched on a page without a panel"
+    errors: list[str] = []
+    tab.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    tab.route("**/javascripts/kernel.js", lambda route: route.abort())
+    tab.goto(base_url + PAGE, wait_until="networkidle")
+    tab.wait_for_load_state("load")
+    panels = tab.locator("[data-tm-panel]")
+    assert panels.count() >= 4
+    for i in range(panels.count()):
+        message = panels.nth(i).locator(".tm-load-failed[role=alert]")
+        assert message.count() == 1 and "読み込めません" in message.inner_text()
+        assert panels.nth(i).get_attribute("data-tm-ready") is None
+    assert any("kernel.js" in e for e in errors), errors
+    context.close()
