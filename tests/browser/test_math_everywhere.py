@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from walk import VIEWS, in_views, probe, reading_context, readings
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
@@ -32,11 +33,19 @@ _MATH_STATE = """
 }
 """
 _DIRECT = probe("math-typeset", _MATH_STATE)
-_ALL_TYPESET = "[...document.querySelectorAll('article .arithmatex')].every(n => n.dataset.typeset)"
+# Settled: every panel started (its scripts are fetched when a page with a panel is shown: panels-loader.js) and
+# every formula typeset, the panels' own included.
+_SETTLED = (
+    "[...document.querySelectorAll('[data-tm-panel]')].every(p => p.getAttribute('data-tm-ready'))"
+    " && [...document.querySelectorAll('article .arithmatex')].every(n => n.dataset.typeset)"
+)
 
 
 def _check(page, where: str) -> tuple[int, list[str]]:
-    page.wait_for_function(_ALL_TYPESET, timeout=15_000)
+    try:
+        page.wait_for_function(_SETTLED, timeout=15_000)
+    except PlaywrightTimeoutError:
+        pass  # what is missing is reported below, page by page
     return _problems(page.evaluate(_MATH_STATE), where)
 
 
@@ -83,11 +92,14 @@ def test_every_formula_typesets_after_instant_navigation(shared_browser, shared_
         page.evaluate("window.__noReload = true")
         for path in [*pages[1:], pages[0]]:
             target = shared_server + path
+            page.evaluate("document.querySelector('article').setAttribute('data-tm-left', '')")
             page.evaluate(
                 "url => { const a = document.createElement('a'); a.href = url; document.body.append(a); a.click(); }",
                 target,
             )
             page.wait_for_url(target, timeout=15_000)
+            # the address changes before the new content is swapped in: wait for the old article to be gone
+            page.wait_for_function("!document.querySelector('article[data-tm-left]')", timeout=15_000)
             page.wait_for_function("document$ !== undefined")
             page.wait_for_load_state("networkidle")
             if not page.evaluate("window.__noReload === true"):

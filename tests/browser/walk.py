@@ -56,11 +56,12 @@ class Probe:
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots" if os.environ.get("TEST_SCREENSHOTS") == "1" else None
 # Pages visited besides every page of the site: the explorer opened on a signed stage (its diverging tables).
 EXTRA_PATHS = ("tryit/?stage=residual1",)
-# A page is read once these are gone: the explorer's tables come once its kernel has run, a formula a panel drew
-# once KaTeX has typeset it (katex-init.js loads KaTeX for it), the boxes that scroll sideways once
-# scroll-regions.js has measured them (when the browser is idle after the page loaded).
+# A page is read once these are gone: a panel's tables and readouts come once its scripts are loaded
+# (panels-loader.js fetches them when the page shows a panel) and it has started, a formula a panel drew once
+# KaTeX has typeset it (katex-init.js loads KaTeX for it), the boxes that scroll sideways once scroll-regions.js
+# has measured them (when the browser is idle after the page loaded).
 _UNSETTLED = (
-    '[data-tm-panel="explorer"]:not([data-tm-ready="1"]), .arithmatex:not([data-typeset]),'
+    '[data-tm-panel]:not([data-tm-ready="1"]), .arithmatex:not([data-typeset]),'
     ' html[data-scroll-regions="pending"]'
 )
 
