@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from transformer_site.failures import Failures
+from transformer_site.publishing.formulas import strip_delimiters
 
 TURN_ROWS = 3
 """A wide table with at most this many body rows is transposed on a phone; a longer one is stacked."""
@@ -112,12 +113,7 @@ def plain_text(cell_html: str) -> str:
 
 
 def _tex_as_text(tex: str) -> str:
-    tex = html.unescape(tex).strip()
-    for opening, closing in (("\\(", "\\)"), ("\\[", "\\]"), ("$", "$")):
-        if tex.startswith(opening) and tex.endswith(closing):
-            tex = tex[len(opening) : len(tex) - len(closing)]
-            break
-    tex = _TEX_SPACING.sub(" ", tex)
+    tex = _TEX_SPACING.sub(" ", strip_delimiters(html.unescape(tex)))
     while _TEX_WRAPPER.search(tex):
         tex = _TEX_WRAPPER.sub(r"\1", tex)
     tex = _TEX_COMMAND.sub(lambda m: _TEX_SYMBOLS.get(m.group(0)[1:], m.group(0)[1:]), tex)
