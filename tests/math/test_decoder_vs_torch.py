@@ -112,32 +112,28 @@ def block_differences(ours: dec.DecoderTrace, theirs: dict) -> dict[str, float]:
     return diffs
 
 
-def cases() -> list[tuple[str, dec.Decoder, np.ndarray]]:
-    model = dp.decoder_preset()
-    out = [(f"s{s.number}", model, dp.sentence_ids(s.number)[:-1]) for s in preset.SENTENCES]
-    out.append(("preset, every position", model, np.array([16, 2, 2, 14, 12, 3, 3, 3, 5, 17, 0, 1])))
-    for seed in (0, 1, 2):
-        m = dp.random_decoder(seed)
-        out.append((f"random {seed}", m, np.random.default_rng(seed).integers(0, m.vocab_size, size=8)))
-    return out
-
-
 # The cases by name: collecting the tests names them only, and the decoder is trained when a test runs (every
 # collection of the suite, the fast tier's too, reads this file).
+RANDOM_SEEDS = (0, 1, 2)
 CASE_NAMES = [f"s{s.number}" for s in preset.SENTENCES] + ["preset, every position"]
-CASE_NAMES += [f"random {seed}" for seed in (0, 1, 2)]
+CASE_NAMES += [f"random {seed}" for seed in RANDOM_SEEDS]
 
 
 @functools.cache
-def case(name: str) -> tuple[dec.Decoder, np.ndarray]:
-    found = {n: (model, ids) for n, model, ids in cases()}
-    assert list(found) == CASE_NAMES, "CASE_NAMES must name the cases of cases(), in order"
-    return found[name]
+def cases() -> dict[str, tuple[dec.Decoder, np.ndarray]]:
+    model = dp.decoder_preset()
+    out = {f"s{s.number}": (model, dp.sentence_ids(s.number)[:-1]) for s in preset.SENTENCES}
+    out["preset, every position"] = (model, np.array([16, 2, 2, 14, 12, 3, 3, 3, 5, 17, 0, 1]))
+    for seed in RANDOM_SEEDS:
+        m = dp.random_decoder(seed)
+        out[f"random {seed}"] = (m, np.random.default_rng(seed).integers(0, m.vocab_size, size=8))
+    assert list(out) == CASE_NAMES, "CASE_NAMES must name the cases, in order"
+    return out
 
 
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_every_intermediate_equals_pytorch_and_sdpa_with_is_causal(name):
-    model, ids = case(name)
+    model, ids = cases()[name]
     diffs = block_differences(dec.forward(model, ids), TorchDecoder(model).forward(ids))
     assert len(diffs) == model.n_blocks * (len(BLOCK_FIELDS) + 1) + 2  # every intermediate compared
     too_far = {k: v for k, v in diffs.items() if not v <= TOLERANCE}
@@ -156,7 +152,7 @@ def test_the_comparison_catches_a_wrong_mask():
 
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_the_loss_with_teacher_forcing_equals_pytorch(name):
-    model, ids = case(name)
+    model, ids = cases()[name]
     ours = dec.sequence_loss(model, ids)
     logits = TorchDecoder(model).forward(ids[:-1])["logits"]
     theirs = F.cross_entropy(logits, torch.tensor(ids[1:]), reduction="none")
@@ -179,7 +175,7 @@ def test_the_gradient_fields_are_every_intermediate_and_every_weight():
 
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_every_gradient_equals_autograd(name):
-    model, ids = case(name)
+    model, ids = cases()[name]
     ours = dbw.backward(model, ids)
     ref = TorchDecoder(model, grad=True)
     kept = ref.forward(ids[:-1], keep_grads=True)
