@@ -82,7 +82,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _group_seconds(config: pytest.Config) -> dict[str, float]:
     """What each group took in the last run of this tier (a tier's groups hold fewer tests than the same groups
     in the whole suite)."""
-    return _all_seconds(config).get(config.option.markexpr or "", {})
+    return _all_seconds(config).get(_tier(config), {})
+
+
+def _tier(config: pytest.Config) -> str:
+    return config.option.markexpr or ""
 
 
 def _all_seconds(config: pytest.Config) -> dict[str, dict[str, float]]:
@@ -104,17 +108,22 @@ class GroupClock:
         self.seconds: dict[str, float] = {}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        tail = report.nodeid.rsplit("]", 1)[-1]
-        if "@" in tail:  # a grouped run (--dist loadgroup); ``@group`` ends the node id
-            group = report.nodeid.rsplit("@", 1)[1]
+        group = _group_in_nodeid(report.nodeid)
+        if group is not None:  # a grouped run (--dist loadgroup)
             self.seconds[group] = self.seconds.get(group, 0.0) + report.duration
 
     def pytest_sessionfinish(self) -> None:
         cache = getattr(self.config, "cache", None)
         if cache is not None and self.seconds:
-            tier = self.config.option.markexpr or ""
-            new = {group: round(seconds, 3) for group, seconds in self.seconds.items()}
-            cache.set(SECONDS_KEY, {**_all_seconds(self.config), tier: {**_group_seconds(self.config), **new}})
+            every, tier = _all_seconds(self.config), _tier(self.config)
+            every[tier] = {**every.get(tier, {}), **{group: round(t, 3) for group, t in self.seconds.items()}}
+            cache.set(SECONDS_KEY, every)
+
+
+def _group_in_nodeid(nodeid: str) -> str | None:
+    """The group a worker of --dist loadgroup appended to a node id (``…@group``; a ``@`` inside the test's
+    parameters does not count), or None."""
+    return nodeid.rsplit("@", 1)[1] if "@" in nodeid.rsplit("]", 1)[-1] else None
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -123,7 +132,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     are ignored without a word and the shared site is built and walked on every worker: refuse instead."""
     if not getattr(session.config.option, "loadgroup", False):
         return
-    ungrouped = [item.nodeid for item in session.items if "@" not in item.nodeid.rsplit("]", 1)[-1]]
+    ungrouped = [item.nodeid for item in session.items if _group_in_nodeid(item.nodeid) is None]
     if ungrouped:
         raise pytest.UsageError(
             f"--dist loadgroup: {len(ungrouped)} tests reach the scheduler without their xdist_group "
