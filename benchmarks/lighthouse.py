@@ -9,8 +9,9 @@ comparison is not skewed by what else the machine did meanwhile (compare only ru
 
 ``--without-search-index`` measures each site a second time, served with its search index
 (``search/search_index.json``) answered by 404, so that what the index costs a page can be read off the two rows.
-Material's bundle fetches the index on every page that has the search form (its public configuration has no way
-to put that off), so this is a measurement aid only: a site served so has a search that finds nothing.
+The site fetches the index only when the reader opens search (search-on-demand.js), so the column ``search``
+should read "no"; the option is for comparing with builds that fetch it with every page. It is a measurement aid
+only: a site served so has a search that finds nothing.
 
 The bar (issue 33): performance ≥ 90, largest contentful paint ≤ 2.5 s, total blocking time ≤ 200 ms.
 
