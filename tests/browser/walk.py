@@ -136,6 +136,10 @@ def open_page(page, url: str) -> None:
     # been idle for 500 ms, and a probe would read half a page; nor is "networkidle" needed after "load", since
     # what comes later (the explorer's kernel, KaTeX) is waited for by what it leaves on the page
     page.goto(url, wait_until="load")
+    # A lesson's blocks far below the first screen are drawn when the reader scrolls near them (site.css:
+    # content-visibility: auto); until then the browser gives them no colours and no text (innerText is empty).
+    # A probe reads the whole page at once, as a reader sees it block by block: every block is drawn first.
+    page.add_style_tag(content=".md-content__inner > * { content-visibility: visible !important; }")
     page.evaluate("document.fonts.ready")  # text is measured in the page's own fonts
     page.wait_for_function(f"!document.querySelector({_UNSETTLED!r})")
 
@@ -188,12 +192,11 @@ def reading_context(browser, **options):
 def search_without_documents(context) -> None:
     """Give Material's search worker the site's search index without its documents, in this context.
 
-    Material fetches ``search/search_index.json`` (1.75 MB: every section with its bigrams, ``search/japanese.py``) on
-    every full page load and builds the lunr index in a worker: about 1 s of CPU per load. A reader pays it once
-    per visit (instant navigation keeps the worker); the walk loads 39 pages in each of four views and none of its
-    probes searches, and the index alone was 80 of a view's 270 s of CPU (the other browser tests load pages about
-    a hundred times more). The worker still starts, with the
-    index's own config (its language, separator and pipeline); searching the real index is test_search.py's."""
+    The site fetches ``search/search_index.json`` (1.75 MB: every section with its bigrams, ``search/japanese.py``)
+    when the reader opens search (search-on-demand.js), and Material builds the lunr index from it in a worker:
+    about 1 s of CPU. A test that focuses the search box on its way (a keyboard walk) would pay that on each page
+    load. The worker still starts, with the index's own config (its language, separator and pipeline); searching
+    the real index is test_search.py's."""
     index: dict[str, bytes] = {}
 
     def without_documents(route):

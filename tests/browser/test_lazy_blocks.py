@@ -1,0 +1,88 @@
+"""On a phone, a long lesson's blocks far below the first screen are styled and laid out only when the reader
+nears them (site.css, ``content-visibility: auto``), and never a block the reader sees when the page opens.
+
+On a phone held upright the heaviest lessons open with most of their elements skipped; on phones of several sizes
+and on a wide screen no skipped-until-near block starts inside the first screen (it would be drawn a frame late
+and push what follows); a block is drawn once the reader scrolls to it; on paper every block is drawn.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.build]
+
+HEAVY_LESSONS = ("notes/03-attention/", "chapter/02-attention-kinds/")
+PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 640}
+DESKTOP = {"width": 1280, "height": 800}
+
+# Elements of the page inside blocks the browser is skipping, and all elements of the page.
+_SKIPPED = """() => {
+  let skipped = 0;
+  for (const block of document.querySelectorAll('.md-content__inner > *')) {
+    const inner = block.querySelector('*');
+    if (inner && !inner.checkVisibility({contentVisibilityAuto: true})) skipped += block.querySelectorAll('*').length;
+  }
+  return [skipped, document.querySelectorAll('*').length];
+}"""
+_DRAWN = "block => block.querySelector('*').checkVisibility({contentVisibilityAuto: true})"
+# Blocks that wait for the reader and yet start inside the first screen.
+_LAZY_IN_FIRST_SCREEN = """() => [...document.querySelectorAll('.md-content__inner > *')]
+  .filter(block => getComputedStyle(block).contentVisibility === 'auto')
+  .filter(block => block.getBoundingClientRect().top + scrollY < innerHeight)
+  .map(block => block.tagName + '.' + block.className)"""
+
+
+@pytest.fixture
+def opened(shared_browser, shared_server):
+    contexts = []
+
+    def open_(path: str, viewport: dict):
+        context = shared_browser.new_context(viewport=viewport, locale="ja-JP")
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(shared_server + path, wait_until="load")
+        page.wait_for_timeout(300)  # the browser's first decision on what is near the screen
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("path", HEAVY_LESSONS)
+def test_a_heavy_lesson_opens_with_most_of_its_elements_skipped(opened, path: str):
+    skipped, total = opened(path, PHONE).evaluate(_SKIPPED)
+    assert skipped > total / 2, f"{path}: {skipped} of {total} elements skipped at load"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE, DESKTOP], ids=["phone", "small-phone", "desktop"])
+def test_no_block_in_the_first_screen_waits_for_the_reader(shared_browser, shared_server, shared_pages, viewport):
+    context = shared_browser.new_context(viewport=viewport, locale="ja-JP")
+    page = context.new_page()
+    late = {}
+    try:
+        for path in shared_pages:
+            page.goto(shared_server + path, wait_until="load")
+            if found := page.evaluate(_LAZY_IN_FIRST_SCREEN):
+                late["/" + path] = found
+    finally:
+        context.close()
+    assert not late, f"blocks drawn late inside the first screen at {viewport}: {late}"
+
+
+def test_a_block_is_drawn_when_the_reader_reaches_it(opened):
+    page = opened(HEAVY_LESSONS[0], PHONE)
+    last = page.locator(".md-content__inner > .exercise").last
+    assert not last.evaluate(_DRAWN)
+    last.scroll_into_view_if_needed()
+    page.wait_for_function(_DRAWN, arg=last.element_handle())
+
+
+def test_on_paper_every_block_is_drawn(opened):
+    page = opened(HEAVY_LESSONS[0], PHONE)
+    page.emulate_media(media="print")
+    lazy = page.evaluate("() => [...document.querySelectorAll('.md-content__inner > *')]"
+                         ".filter(b => getComputedStyle(b).contentVisibility === 'auto').length")  # fmt: skip
+    assert lazy == 0
