@@ -27,9 +27,10 @@ _SKIPPED = """() => {
   return [skipped, document.querySelectorAll('*').length];
 }"""
 _DRAWN = "block => block.querySelector('*').checkVisibility({contentVisibilityAuto: true})"
-# Blocks that wait for the reader and yet start inside the first screen.
-_LAZY_IN_FIRST_SCREEN = """() => [...document.querySelectorAll('.md-content__inner > *')]
-  .filter(block => getComputedStyle(block).contentVisibility === 'auto')
+# The lesson's blocks that wait for the reader, and those of them that start inside the first screen.
+_LAZY = """[...document.querySelectorAll('.md-content__inner > *')]
+  .filter(block => getComputedStyle(block).contentVisibility === 'auto')"""
+_LAZY_IN_FIRST_SCREEN = f"""() => {_LAZY}
   .filter(block => block.getBoundingClientRect().top + scrollY < innerHeight)
   .map(block => block.tagName + '.' + block.className)"""
 
@@ -83,6 +84,4 @@ def test_a_block_is_drawn_when_the_reader_reaches_it(opened):
 def test_on_paper_every_block_is_drawn(opened):
     page = opened(HEAVY_LESSONS[0], PHONE)
     page.emulate_media(media="print")
-    lazy = page.evaluate("() => [...document.querySelectorAll('.md-content__inner > *')]"
-                         ".filter(b => getComputedStyle(b).contentVisibility === 'auto').length")  # fmt: skip
-    assert lazy == 0
+    assert page.evaluate(f"() => {_LAZY}.length") == 0

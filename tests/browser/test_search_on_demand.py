@@ -18,6 +18,10 @@ _RESULTS = "document.querySelectorAll('.md-search-result__item').length > 0"
 _FIRST = "document.querySelector('.md-search-result__item').textContent"
 
 
+def _is_index(url: str) -> bool:
+    return url.split("?")[0].endswith(INDEX)
+
+
 @pytest.fixture
 def page(shared_browser):
     context = shared_browser.new_context(viewport={"width": 390, "height": 844}, locale="ja-JP")
@@ -28,7 +32,7 @@ def page(shared_browser):
     page.on("pageerror", lambda e: errors.append(str(e)))
 
     def record(request):
-        target = page.index_requests if request.url.split("?")[0].endswith(INDEX) else page.other_requests
+        target = page.index_requests if _is_index(request.url) else page.other_requests
         target.append(request.url)
 
     page.on("request", record)
@@ -60,7 +64,7 @@ def test_a_page_read_without_searching_never_fetches_the_index(page, shared_serv
 def test_opening_search_fetches_the_index_once_and_finds_the_lesson(page, shared_server):
     _settle(page, shared_server + LESSON)
     assert page.index_requests == []
-    with page.expect_request(lambda r: r.url.split("?")[0].endswith(INDEX)):
+    with page.expect_request(lambda r: _is_index(r.url)):
         page.locator("label[for=__search]").first.click()  # the search button, as a phone shows it
     _search_finds_the_lesson(page)
     assert len(page.index_requests) == 1
@@ -68,13 +72,13 @@ def test_opening_search_fetches_the_index_once_and_finds_the_lesson(page, shared
 
 def test_the_search_shortcut_opens_search_and_fetches_the_index(page, shared_server):
     _settle(page, shared_server + LESSON)
-    with page.expect_request(lambda r: r.url.split("?")[0].endswith(INDEX)):
+    with page.expect_request(lambda r: _is_index(r.url)):
         page.keyboard.press("/")  # Material's shortcut: opens search and focuses the box
     _search_finds_the_lesson(page)
 
 
 def test_an_address_with_a_query_fetches_the_index_at_once(page, shared_server):
-    with page.expect_request(lambda r: r.url.split("?")[0].endswith(INDEX)):
+    with page.expect_request(lambda r: _is_index(r.url)):
         page.goto(shared_server + LESSON + "?q=" + QUERY)
     page.wait_for_function(_RESULTS)
     assert QUERY in page.evaluate(_FIRST)  # which lesson comes first is test_search.py's concern

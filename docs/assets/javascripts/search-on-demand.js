@@ -49,8 +49,9 @@
   document.addEventListener("focusin", function (event) {
     if (isSearch(event.target, SEARCH_BOX)) searchOpens();
   }, true);
+  // the button's press, a moment before its click switches search on (the box itself counts when it takes focus)
   document.addEventListener("pointerdown", function (event) {
-    if (isSearch(event.target, SEARCH_BUTTON) || isSearch(event.target, SEARCH_BOX)) searchOpens();
+    if (isSearch(event.target, SEARCH_BUTTON)) searchOpens();
   }, true);
   document.addEventListener("change", function (event) {
     if (event.target instanceof HTMLInputElement && event.target.id === SEARCH_TOGGLE && event.target.checked) {
