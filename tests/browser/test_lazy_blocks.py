@@ -4,6 +4,9 @@ nears them (site.css, ``content-visibility: auto``), and never a block the reade
 On a phone held upright the heaviest lessons open with most of their elements skipped; on phones of several sizes
 and on a wide screen no skipped-until-near block starts inside the first screen (it would be drawn a frame late
 and push what follows); a block is drawn once the reader scrolls to it; on paper every block is drawn.
+
+The navigation drawer of a narrow screen is not drawn while it is closed; it is whole when opened, stays drawn
+while it slides out, and a wide screen's navigation column is always drawn.
 """
 
 from __future__ import annotations
@@ -85,3 +88,32 @@ def test_on_paper_every_block_is_drawn(opened):
     page = opened(HEAVY_LESSONS[0], PHONE)
     page.emulate_media(media="print")
     assert page.evaluate(f"() => {_LAZY}.length") == 0
+
+
+# How many of the navigation's entries are drawn (a closed drawer: none).
+_NAV_DRAWN = """() => [...document.querySelectorAll('.md-sidebar--primary .md-nav__link')]
+  .filter(link => link.checkVisibility()).length"""
+# The drawer's entry for the page being read lies on the screen (the drawer's other levels slide off it).
+_ACTIVE_ON_SCREEN = """() => [...document.querySelectorAll('.md-sidebar--primary .md-nav__link--active')].some(link => {
+  const box = link.getBoundingClientRect();
+  return link.checkVisibility() && box.width > 0 && box.left >= 0 && box.right <= innerWidth;
+})"""
+# Closing the drawer, read in the same task: the slide-out starts now and its entries must still be drawn.
+_CLOSE_AND_COUNT = f"""() => {{
+  document.querySelector('label.md-overlay').click();
+  return ({_NAV_DRAWN})();
+}}"""
+
+
+def test_the_closed_drawer_is_not_drawn_and_opens_whole(opened):
+    page = opened("chapter/07-training/", PHONE)
+    assert page.evaluate(_NAV_DRAWN) == 0, "the closed drawer's entries are styled and laid out"
+    page.click('.md-header label[for="__drawer"]')
+    page.wait_for_function(f"() => ({_NAV_DRAWN})() > 5")
+    page.wait_for_function(_ACTIVE_ON_SCREEN)  # the drawer has slid in and shows where the reader is
+    assert page.evaluate(_CLOSE_AND_COUNT) > 5, "the drawer's entries vanish before it has slid out"
+    page.wait_for_function(f"() => ({_NAV_DRAWN})() === 0")
+
+
+def test_a_wide_screen_draws_its_navigation(opened):
+    assert opened("chapter/07-training/", DESKTOP).evaluate(_NAV_DRAWN) > 5
