@@ -5,6 +5,9 @@ On a phone held upright the heaviest lessons open with most of their elements sk
 and on a wide screen no skipped-until-near block starts inside the first screen (it would be drawn a frame late
 and push what follows); a block is drawn once the reader scrolls to it; on paper every block is drawn.
 
+A code block is set up (its copy button, whether it scrolls) only when the reader reaches it, on any width: the
+theme measures each block as it sets it up, and at load that measuring held up the page.
+
 The navigation drawer of a narrow screen is not drawn while it is closed; it is whole when opened, stays drawn
 while it slides out, and a wide screen's navigation column is always drawn.
 """
@@ -12,6 +15,7 @@ while it slides out, and a wide screen's navigation column is always drawn.
 from __future__ import annotations
 
 import pytest
+from page_scripts import with_helpers
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -89,6 +93,26 @@ def test_on_paper_every_block_is_drawn(opened):
     page.emulate_media(media="print")
     assert page.evaluate(f"() => {_LAZY}.length") == 0
 
+
+
+# The copy button of a page's code blocks, one per block (false: the block is not set up yet).
+_COPY_BUTTONS = """() => [...document.querySelectorAll('article pre > code')]
+  .map(code => !!code.closest('pre').querySelector('button[data-md-type=copy]'))"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_code_block_is_set_up_only_when_the_reader_reaches_it(opened, viewport):
+    page = opened(HEAVY_LESSONS[0], viewport)
+    at_load = page.evaluate(_COPY_BUTTONS)
+    assert at_load and not any(at_load), f"code blocks set up before the reader reached them: {at_load}"
+    last = page.locator("article pre > code").last
+    last.evaluate(with_helpers("code => { /* helpers */ reveal(code); }"))  # its tab chosen, its folds opened
+    # Scrolled to again on every frame until it is set up: blocks drawn on the way take their real heights and
+    # push it down, as they would under a reader's finger.
+    page.wait_for_function("""code => {
+      code.scrollIntoView({block: 'center'});
+      return !!code.closest('pre').querySelector('button[data-md-type=copy]');
+    }""", arg=last.element_handle(), timeout=5000)
 
 # How many of the navigation's entries are drawn (a closed drawer: none).
 _NAV_DRAWN = """() => [...document.querySelectorAll('.md-sidebar--primary .md-nav__link')]
