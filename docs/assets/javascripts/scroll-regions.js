@@ -1,6 +1,6 @@
-/* Keyboard access to what scrolls sideways: a heat table, a wide Markdown table, a display formula or a figure
- * wider than its column (a phone) scrolls inside its box, which a mouse or a finger can scroll but the keyboard
- * cannot reach unless the box itself takes focus. Each such box that overflows now gets tabindex="0" (then the
+/* Keyboard access to what scrolls sideways: a heat table, a wide Markdown table, a display formula, a figure or a
+ * code listing wider than its column (a phone) scrolls inside its box, which a mouse or a finger can scroll but the
+ * keyboard cannot reach unless the box itself takes focus. Each such box that overflows now gets tabindex="0" (then the
  * arrow keys scroll it), role="region" and a name that says what it is; a box that fits loses them again, so a
  * wide screen has no extra tab stops. Runs after each of Material's instant navigations and on resize.
  *
@@ -19,6 +19,9 @@
     [".md-typeset figure.tf-figure", "図"],
     [".md-typeset .tabbed-labels", "タブの見出し"],
     [".md-typeset .jp-Cell .highlight-ipynb", "コード"],
+    // Material gives a wide code block its tab stop only once the block has come into view (content.lazy), so a
+    // keyboard reader could not reach one further down before scrolling to it
+    [".md-typeset pre > code", "コード"],
     [".md-typeset .jp-OutputArea-output pre", "出力"],
   ];
 
