@@ -5,7 +5,11 @@ pass the script through :func:`with_helpers`.
   that ``el`` has a layout (a closed tab is ``display: none``);
 - ``rgba(css)``: a computed colour as ``[r, g, b, a]`` (``null`` if it is not one);
 - ``blend(top, under)``: ``top`` painted over the opaque ``under``;
-- ``behind(el)``: the opaque colour ``el`` stands on (its own and its ancestors' backgrounds, white last).
+- ``behind(el)``: the opaque colour ``el`` stands on (its own and its ancestors' backgrounds, white last);
+- ``hasCopyButton(code)``: whether Material has set the code block up (given it its copy button);
+- ``reach(el, done, ms)``: a reader's way to ``el`` — revealed, then scrolled to the middle of the screen on every
+  frame until ``done(el)`` or ``ms`` have passed (blocks drawn on the way take their real heights and push ``el``
+  off); a promise of ``done(el)``.
 """
 
 from __future__ import annotations
@@ -38,6 +42,16 @@ HELPERS = r"""
     let color = [255, 255, 255, 1];
     for (const c of layers.reverse()) color = blend(c, color);
     return color;
+  };
+  const hasCopyButton = code => !!code.closest("pre").querySelector("button[data-md-type=copy]");
+  const reach = async (el, done, ms) => {
+    reveal(el);
+    const until = performance.now() + ms;
+    while (!done(el) && performance.now() < until) {
+      el.scrollIntoView({block: "center"});
+      await new Promise(resolve => requestAnimationFrame(() => resolve()));
+    }
+    return done(el);
   };
 """
 

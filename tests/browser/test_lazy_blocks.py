@@ -94,10 +94,16 @@ def test_on_paper_every_block_is_drawn(opened):
     assert page.evaluate(f"() => {_LAZY}.length") == 0
 
 
-
-# The copy button of a page's code blocks, one per block (false: the block is not set up yet).
-_COPY_BUTTONS = """() => [...document.querySelectorAll('article pre > code')]
-  .map(code => !!code.closest('pre').querySelector('button[data-md-type=copy]'))"""
+# Whether each of the page's code blocks is set up (has its copy button).
+_COPY_BUTTONS = with_helpers("""() => {
+  /* helpers */
+  return [...document.querySelectorAll('article pre > code')].map(hasCopyButton);
+}""")
+# The page's last code block reached as a reader would (its tab chosen, scrolled to): whether it is then set up.
+_REACH_LAST = with_helpers("""async () => {
+  /* helpers */
+  return reach([...document.querySelectorAll('article pre > code')].at(-1), hasCopyButton, 5000);
+}""")
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -105,14 +111,8 @@ def test_a_code_block_is_set_up_only_when_the_reader_reaches_it(opened, viewport
     page = opened(HEAVY_LESSONS[0], viewport)
     at_load = page.evaluate(_COPY_BUTTONS)
     assert at_load and not any(at_load), f"code blocks set up before the reader reached them: {at_load}"
-    last = page.locator("article pre > code").last
-    last.evaluate(with_helpers("code => { /* helpers */ reveal(code); }"))  # its tab chosen, its folds opened
-    # Scrolled to again on every frame until it is set up: blocks drawn on the way take their real heights and
-    # push it down, as they would under a reader's finger.
-    page.wait_for_function("""code => {
-      code.scrollIntoView({block: 'center'});
-      return !!code.closest('pre').querySelector('button[data-md-type=copy]');
-    }""", arg=last.element_handle(), timeout=5000)
+    assert page.evaluate(_REACH_LAST), "the last code block was reached but never set up"
+
 
 # How many of the navigation's entries are drawn (a closed drawer: none).
 _NAV_DRAWN = """() => [...document.querySelectorAll('.md-sidebar--primary .md-nav__link')]

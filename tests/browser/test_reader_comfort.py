@@ -102,26 +102,16 @@ def test_headings_have_anchors(page_walk, view):
 
 
 # Material sets a code block up (its copy button, whether it scrolls) when the block first comes into view
-# (content.lazy). The reader's way to a block is followed: its folds opened, its tab chosen, the block scrolled to
-# the middle of the screen; then its button must come within a second. Blocks already set up on the way are not
-# visited again, so a page of many short blocks costs a few screens, not one wait per block.
+# (content.lazy). The reader's way to each block is followed (reach); its button must come within a second. Blocks
+# already set up on the way are not visited again, so a page of many short blocks costs a few screens, not one wait
+# per block.
 _REACH_EVERY_CODE_BLOCK = with_helpers("""
 async () => {
   /* helpers */
-  const frame = () => new Promise(resolve => requestAnimationFrame(() => resolve()));
-  const hasButton = code => !!code.closest("pre").querySelector("button[data-md-type=copy]");
   const blocks = [...document.querySelectorAll("article pre > code")];
   const missing = [];
   for (const [index, code] of blocks.entries()) {
-    if (hasButton(code)) continue;
-    reveal(code);
-    const until = performance.now() + 1000;
-    // scrolled to on every frame: blocks drawn on the way may take other heights than they held and push it off
-    while (!hasButton(code) && performance.now() < until) {
-      code.scrollIntoView({block: "center"});
-      await frame();
-    }
-    if (!hasButton(code)) missing.push(index + 1);
+    if (!hasCopyButton(code) && !(await reach(code, hasCopyButton, 1000))) missing.push(index + 1);
   }
   return {blocks: blocks.length, missing};
 }

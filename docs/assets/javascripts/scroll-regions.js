@@ -1,7 +1,7 @@
 /* Keyboard access to what scrolls sideways: a heat table, a wide Markdown table, a display formula, a figure or a
  * code listing wider than its column (a phone) scrolls inside its box, which a mouse or a finger can scroll but the
- * keyboard cannot reach unless the box itself takes focus. Each such box that overflows now gets tabindex="0" (then the
- * arrow keys scroll it), role="region" and a name that says what it is; a box that fits loses them again, so a
+ * keyboard cannot reach unless the box itself takes focus. Each such box that overflows now gets tabindex="0" (then
+ * the arrow keys scroll it), role="region" and a name that says what it is; a box that fits loses them again, so a
  * wide screen has no extra tab stops. Runs after each of Material's instant navigations and on resize.
  *
  * Never while the page is being read in, and never as one long task: the boxes are measured when the browser is
