@@ -38,8 +38,17 @@ _DRAWN = "block => block.querySelector('*').checkVisibility({contentVisibilityAu
 _LAZY = """[...document.querySelectorAll('.md-content__inner > *')]
   .filter(block => getComputedStyle(block).contentVisibility === 'auto')"""
 _LAZY_IN_FIRST_SCREEN = f"""() => {_LAZY}
+  .concat([...document.querySelectorAll('[data-test-hidden-at-start]')]
+    .filter(block => getComputedStyle(block).display !== 'none'))  // hidden for a reason of its own: not ours
   .filter(block => block.getBoundingClientRect().top + scrollY < innerHeight)
   .map(block => block.tagName + '.' + block.className)"""
+# Marks the blocks that are not displayed when the page's own scripts have run (later-blocks.js shows them after).
+_MARK_HIDDEN_AT_START = """document.addEventListener('DOMContentLoaded', () => {
+  for (const block of document.querySelectorAll('.md-content__inner > *'))
+    if (getComputedStyle(block).display === 'none') block.dataset.testHiddenAtStart = '';
+});"""
+# later-blocks.js has shown every block it held back (or held none back).
+_SETTLED = "document.documentElement.dataset.tmBlocks !== 'later'"
 
 
 @pytest.fixture
@@ -51,6 +60,7 @@ def opened(shared_browser, shared_server):
         contexts.append(context)
         page = context.new_page()
         page.goto(shared_server + path, wait_until="load")
+        page.wait_for_function(_SETTLED)
         page.wait_for_timeout(300)  # the browser's first decision on what is near the screen
         return page
 
@@ -68,11 +78,13 @@ def test_a_heavy_lesson_opens_with_most_of_its_elements_skipped(opened, path: st
 @pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE, DESKTOP], ids=["phone", "small-phone", "desktop"])
 def test_no_block_in_the_first_screen_waits_for_the_reader(shared_browser, shared_server, shared_pages, viewport):
     context = shared_browser.new_context(viewport=viewport, locale="ja-JP")
+    context.add_init_script(_MARK_HIDDEN_AT_START)
     page = context.new_page()
     late = {}
     try:
         for path in shared_pages:
             page.goto(shared_server + path, wait_until="load")
+            page.wait_for_function(_SETTLED)
             if found := page.evaluate(_LAZY_IN_FIRST_SCREEN):
                 late["/" + path] = found
     finally:
@@ -141,3 +153,147 @@ def test_the_closed_drawer_is_not_drawn_and_opens_whole(opened):
 
 def test_a_wide_screen_draws_its_navigation(opened):
     assert opened("chapter/07-training/", DESKTOP).evaluate(_NAV_DRAWN) > 5
+
+
+# What later-blocks.js holds back on a phone while the page starts (site.css: html.tm-later).
+_LATER = (".md-content__inner > h2 ~ h2 ~ :is(p, ul, ol, .arithmatex, .admonition, details, .tabbed-set, .exercise,"
+          " .md-typeset__scrollwrap, figure, .highlight)")
+# The browser is never idle: later-blocks.js, which shows the blocks when it is, never takes a step.
+_NEVER_IDLE = "window.requestIdleCallback = () => 0;"
+# Elements the browser draws (not in a hidden block, not skipped by content-visibility), and all elements.
+_DRAWN_COUNT = """() => {
+  const all = document.querySelectorAll('body *');
+  return [[...all].filter(el => el.checkVisibility({contentVisibilityAuto: true})).length, all.length];
+}"""
+_HIDDEN = f"() => [...document.querySelectorAll({_LATER!r})].filter(b => getComputedStyle(b).display === 'none').length"
+START_PAGES = (*HEAVY_LESSONS, "tryit/")
+
+
+@pytest.fixture
+def phone(shared_browser):
+    """A phone's browser context; ``never_idle=True`` freezes the page at its start (later-blocks.js waits)."""
+    contexts = []
+
+    def new(never_idle: bool = False):
+        context = shared_browser.new_context(viewport=PHONE, locale="ja-JP")
+        if never_idle:
+            context.add_init_script(_NEVER_IDLE)
+        contexts.append(context)
+        return context.new_page()
+
+    yield new
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("path", START_PAGES)
+def test_a_phone_starts_a_page_with_only_its_first_screens_drawn(phone, shared_server, path):
+    page = phone(never_idle=True)
+    page.goto(shared_server + path, wait_until="load")
+    drawn, total = page.evaluate(_DRAWN_COUNT)
+    assert page.evaluate(_HIDDEN) > 0, f"{path}: no block below the first screen waits"
+    assert drawn * 10 < total, f"{path}: {drawn} of {total} elements drawn while the page starts"
+
+
+# Each showing of blocks (one observer call per task that showed some): how many blocks, and the lowest one's top.
+_RECORD_SHOWINGS = """window.testShowings = [];
+new MutationObserver(records => {
+  const shown = records.filter(r => r.target.classList.contains('tm-shown') && !(r.oldValue || '').includes('tm-shown'));
+  if (shown.length) window.testShowings.push([shown.length, Math.min(...shown.map(r => r.target.getBoundingClientRect().top))]);
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ['class'], attributeOldValue: true});"""
+
+
+@pytest.mark.parametrize("path", START_PAGES)
+def test_the_blocks_below_come_one_at_a_time_then_all_together(phone, shared_server, path):
+    page = phone()
+    page.context.add_init_script(_RECORD_SHOWINGS)
+    page.goto(shared_server + path, wait_until="load")
+    page.wait_for_function(_SETTLED)
+    showings = page.evaluate("testShowings")
+    assert page.evaluate(_HIDDEN) == 0, f"{path}: blocks still hidden after later-blocks.js said it was done"
+    singles, rest = showings[:-1], showings[-1]
+    assert len(singles) >= 2 and all(n == 1 for n, _ in singles), f"{path}: blocks shown {showings}"
+    assert rest[0] == 1 or rest[1] > 3 * PHONE["height"], f"{path}: blocks within reach shown together: {rest}"
+
+
+def test_a_scroll_shows_every_block_at_once(phone, shared_server):
+    page = phone(never_idle=True)
+    page.goto(shared_server + HEAVY_LESSONS[0], wait_until="load")
+    assert page.evaluate(_HIDDEN) > 0
+    page.mouse.wheel(0, 300)
+    page.wait_for_function(_SETTLED)
+    assert page.evaluate(_HIDDEN) == 0
+
+
+# While blocks wait, a section far down the page is reached by a link the reader follows (as in the table of
+# contents), or by its address changed by hand: where its heading then is, and whether blocks still wait.
+# (The section in the middle of the page: the last one cannot be scrolled to the top, the page ends below it.)
+_MIDDLE_HEADING = """const middleHeading = () => {
+  const headings = [...document.querySelectorAll('.md-content__inner > h2')];
+  return headings[Math.floor(headings.length / 2)];
+};
+// the page has stopped moving: the same scroll offset for 10 frames in a row (or 3 s have passed)
+const settled = async () => {
+  const end = performance.now() + 3000;
+  for (let same = 0, y = scrollY; same < 10 && performance.now() < end; ) {
+    await new Promise(requestAnimationFrame);
+    same = scrollY === y ? same + 1 : 0;
+    y = scrollY;
+  }
+};"""
+_FOLLOW_LINK = """async () => {
+  """ + _MIDDLE_HEADING + """
+  const target = middleHeading();
+  const link = Object.assign(document.createElement('a'), {href: '#' + target.id, textContent: target.id});
+  document.querySelector('.md-content__inner > h1').after(link);
+  link.click();
+  await settled();
+  return [target.getBoundingClientRect().top, document.documentElement.dataset.tmBlocks];
+}"""
+_CHANGE_ADDRESS = """async () => {
+  """ + _MIDDLE_HEADING + """
+  const target = middleHeading();
+  location.hash = target.id;
+  await settled();
+  return [target.getBoundingClientRect().top, document.documentElement.dataset.tmBlocks];
+}"""
+
+
+@pytest.mark.parametrize("how", ["link", "address"])
+def test_a_place_reached_while_blocks_wait_is_where_the_reader_lands(phone, shared_server, how):
+    page = phone(never_idle=True)
+    page.goto(shared_server + HEAVY_LESSONS[0], wait_until="load")
+    assert page.evaluate(_HIDDEN) > 0
+    top, state = page.evaluate(_FOLLOW_LINK if how == "link" else _CHANGE_ADDRESS)
+    assert state == "shown" and page.evaluate(_HIDDEN) == 0
+    assert 0 <= top < PHONE["height"] / 4, f"the heading of the section reached is at {top} px, not at the top"
+
+
+def test_an_address_with_a_place_opens_whole(phone, shared_server):
+    page = phone(never_idle=True)
+    page.goto(shared_server + HEAVY_LESSONS[0], wait_until="load")
+    target = page.evaluate(f"() => {{ {_MIDDLE_HEADING} return middleHeading().id; }}")
+    page.goto(f"{shared_server}{HEAVY_LESSONS[1]}", wait_until="load")  # a page between: the next load is new
+    page.goto(f"{shared_server}{HEAVY_LESSONS[0]}#{target}", wait_until="load")
+    assert not page.evaluate("document.documentElement.classList.contains('tm-later')")
+    assert page.evaluate(_HIDDEN) == 0
+    top = page.evaluate(f"document.getElementById({target!r}).getBoundingClientRect().top")
+    assert 0 <= top < PHONE["height"] / 4, f"the place named in the address is at {top} px"
+
+
+def test_a_page_reached_by_a_link_is_whole(phone, shared_server):
+    page = phone(never_idle=True)
+    page.goto(shared_server + HEAVY_LESSONS[0], wait_until="load")
+    assert page.evaluate(_HIDDEN) > 0
+    page.locator(f'.md-content a[href$="{HEAVY_LESSONS[1].split("/")[1]}/"]').first.dispatch_event("click")
+    page.wait_for_url(f"**/{HEAVY_LESSONS[1]}")
+    page.wait_for_function("document.querySelector('h1') && document.querySelectorAll('.md-content__inner > h2').length > 2")
+    assert page.evaluate(_HIDDEN) == 0, "a page that came by instant navigation holds blocks back"
+
+
+def test_every_block_is_shown_if_the_script_never_runs(phone, shared_server):
+    page = phone()
+    page.route("**/later-blocks.js", lambda route: route.abort())
+    page.goto(shared_server + HEAVY_LESSONS[0], wait_until="load")
+    page.wait_for_function("!document.documentElement.classList.contains('tm-later')", timeout=8000)
+    assert page.evaluate(_HIDDEN) == 0

@@ -59,10 +59,11 @@ EXTRA_PATHS = ("tryit/?stage=residual1",)
 # A page is read once these are gone: a panel's tables and readouts come once its scripts are loaded
 # (panels-loader.js fetches them when the page shows a panel) and it has started, a formula a panel drew once
 # KaTeX has typeset it (katex-init.js loads KaTeX for it), the boxes that scroll sideways once scroll-regions.js
-# has measured them (when the browser is idle after the page loaded).
+# has measured them (when the browser is idle after the page loaded), and on a phone the blocks below the first
+# screen once later-blocks.js has shown them all (as it shows the last, scroll-regions.js starts measuring again).
 _UNSETTLED = (
     '[data-tm-panel]:not([data-tm-ready="1"]), .arithmatex:not([data-typeset]),'
-    ' html[data-scroll-regions="pending"]'
+    ' html[data-scroll-regions="pending"], html[data-tm-blocks="later"]'
 )
 
 

@@ -114,6 +114,7 @@
   });
   document.addEventListener("toggle", soon, true); // a <details> opened: what it holds now has a size
   document.addEventListener("change", soon, true); // a tab selected (Material's tabs are radio inputs)
+  document.addEventListener("tm:blocks-shown", soon); // a phone's later blocks are shown (later-blocks.js)
   // a formula's width is final only once KaTeX's web fonts have loaded
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(soon);
   window.addEventListener("load", soon);
