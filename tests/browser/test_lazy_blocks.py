@@ -24,12 +24,14 @@ PHONE = {"width": 390, "height": 844}
 SMALL_PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 
-# Elements of the page inside blocks the browser is skipping, and all elements of the page.
+# Elements of the page inside blocks (or tab sets' contents) the browser is skipping, and all elements of the page.
 _SKIPPED = """() => {
   let skipped = 0;
-  for (const block of document.querySelectorAll('.md-content__inner > *')) {
-    const inner = block.querySelector('*');
-    if (inner && !inner.checkVisibility({contentVisibilityAuto: true})) skipped += block.querySelectorAll('*').length;
+  const boxes = '.md-content__inner > *, .md-content__inner > .tabbed-set > .tabbed-content';
+  for (const box of document.querySelectorAll(boxes)) {
+    const inner = box.querySelector('*');
+    const waits = inner && getComputedStyle(box).contentVisibility === 'auto';
+    if (waits && !inner.checkVisibility({contentVisibilityAuto: true})) skipped += box.querySelectorAll('*').length;
   }
   return [skipped, document.querySelectorAll('*').length];
 }"""

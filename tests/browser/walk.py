@@ -140,7 +140,10 @@ def open_page(page, url: str) -> None:
     # A lesson's blocks far below the first screen are drawn when the reader scrolls near them (site.css:
     # content-visibility: auto); until then the browser gives them no colours and no text (innerText is empty).
     # A probe reads the whole page at once, as a reader sees it block by block: every block is drawn first.
-    page.add_style_tag(content=".md-content__inner > * { content-visibility: visible !important; }")
+    page.add_style_tag(
+        content=".md-content__inner > *, .md-content__inner > .tabbed-set > .tabbed-content"
+        " { content-visibility: visible !important; }"
+    )
     page.evaluate("document.fonts.ready")  # text is measured in the page's own fonts
     page.wait_for_function(f"!document.querySelector({_UNSETTLED!r})")
 
