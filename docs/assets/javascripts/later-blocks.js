@@ -6,8 +6,8 @@
  * on a lesson that is 1,000–1,500 elements, most of them formulas. So while the page starts, the blocks after its
  * second section heading (which lies below the first screen on a phone: tests/browser/test_lazy_blocks.py) are
  * not displayed at all (site.css, html.tm-later), and this script shows them afterwards, in the page's order,
- * one block each time the browser is idle, so that no step is a long task. Once the blocks lie beyond the reach
- * of content-visibility, they go in runs: they stay skipped until the reader nears them.
+ * one block each time the browser is idle, so that no step is a long task. Once a block lies beyond the reach
+ * of content-visibility, the rest are shown together: they stay skipped until the reader nears them.
  *
  * The class tm-later is set in the page's head (overrides/main.html) on a first visit of the page, when the
  * address names no place in it; it is taken off there if this script never ran. The reader never waits for a
@@ -40,21 +40,12 @@
     root.dataset.tmBlocks = "shown";
   }
 
-  // A block the theme measures once it is displayed (its tab labels), even where content-visibility skips it: to
-  // measure, the browser lays the whole block out.
-  function measured(block) {
-    return block.matches(".tabbed-set") || block.querySelector(".tabbed-labels") !== null;
-  }
-
   function step(forPage) {
     if (forPage !== page || !waiting.length) return; // another page's steps, or all shown meanwhile
-    // Beyond reach a block stays skipped once shown, so blocks go in runs, up to the next one the theme measures,
-    // which goes alone. Within reach each block is drawn as it is shown, so it goes alone.
-    var far = last !== null && last.getBoundingClientRect().top > REACH * window.innerHeight;
-    do {
-      last = waiting.shift();
-      last.classList.add("tm-shown");
-    } while (far && waiting.length && !measured(last) && !measured(waiting[0]));
+    // the last block shown lies beyond reach: the rest stay skipped (content-visibility) once shown
+    if (last && last.getBoundingClientRect().top > REACH * window.innerHeight) return showAll();
+    last = waiting.shift();
+    last.classList.add("tm-shown");
     if (!waiting.length) return showAll();
     idle(function () { step(forPage); });
   }
