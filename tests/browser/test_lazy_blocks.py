@@ -231,8 +231,9 @@ def test_a_scroll_shows_every_block_at_once(phone, shared_server):
 
 # While blocks wait, a section far down the page is reached by a link the reader follows (as in the table of
 # contents), or by its address changed by hand: where its heading then is, and whether blocks still wait.
-# (The section in the middle of the page: the last one cannot be scrolled to the top, the page ends below it.)
-_MIDDLE_HEADING = """const middleHeading = () => {
+# (The section in the middle of the page: the last one cannot be scrolled to the top, the page ends below it;
+# and the page is read once it has stopped moving.)
+_JUMP_HELPERS = """const middleHeading = () => {
   const headings = [...document.querySelectorAll('.md-content__inner > h2')];
   return headings[Math.floor(headings.length / 2)];
 };
@@ -246,7 +247,7 @@ const settled = async () => {
   }
 };"""
 _FOLLOW_LINK = """async () => {
-  """ + _MIDDLE_HEADING + """
+  """ + _JUMP_HELPERS + """
   const target = middleHeading();
   const link = Object.assign(document.createElement('a'), {href: '#' + target.id, textContent: target.id});
   document.querySelector('.md-content__inner > h1').after(link);
@@ -255,7 +256,7 @@ _FOLLOW_LINK = """async () => {
   return [target.getBoundingClientRect().top, document.documentElement.dataset.tmBlocks];
 }"""
 _CHANGE_ADDRESS = """async () => {
-  """ + _MIDDLE_HEADING + """
+  """ + _JUMP_HELPERS + """
   const target = middleHeading();
   location.hash = target.id;
   await settled();
@@ -276,7 +277,7 @@ def test_a_place_reached_while_blocks_wait_is_where_the_reader_lands(phone, shar
 def test_an_address_with_a_place_opens_whole(phone, shared_server):
     page = phone(never_idle=True)
     page.goto(shared_server + HEAVY_LESSONS[0], wait_until="load")
-    target = page.evaluate(f"() => {{ {_MIDDLE_HEADING} return middleHeading().id; }}")
+    target = page.evaluate(f"() => {{ {_JUMP_HELPERS} return middleHeading().id; }}")
     page.goto(f"{shared_server}{HEAVY_LESSONS[1]}", wait_until="load")  # a page between: the next load is new
     page.goto(f"{shared_server}{HEAVY_LESSONS[0]}#{target}", wait_until="load")
     assert not page.evaluate("document.documentElement.classList.contains('tm-later')")
