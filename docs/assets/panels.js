@@ -1084,15 +1084,78 @@
   // ------------------------------------------------------------ start (and restart after instant navigation)
 
   var INIT = { sdpa: initSdpa, pe: initPe, explorer: initExplorer, generate: initGenerate };
+  var TEXT = {
+    data_failed: "この図のデータを読み込めませんでした。ページを再読み込みしてください。",
+  };
+  // A panel starts when it comes within a screen of the reader's view: computing and drawing it costs a phone
+  // 100-200 ms, which the page's start should not wait for when the panel is far below.
+  var NEAR = "100% 0px";
+  var files = {}; // a data file's address → the promise of its text (one file can serve several panels)
+  var watching = null; // the IntersectionObserver of the page shown
 
-  function initAll() {
-    document.querySelectorAll("[data-tm-panel]").forEach(function (root) {
-      if (root.getAttribute("data-tm-ready")) return;
-      var init = INIT[root.getAttribute("data-tm-panel")];
-      if (!init) return;
+  // The build moves each panel's data to a file (transformer_site.publishing.panel_data): <template data-src>.
+  function fetchText(url) {
+    if (!files[url]) {
+      files[url] = fetch(url).then(function (response) {
+        if (!response.ok) throw new Error("panels.js: " + url + " answered " + response.status);
+        return response.text();
+      });
+      files[url].catch(function () { delete files[url]; }); // a later start asks again
+    }
+    return files[url];
+  }
+
+  function fillTemplates(root) {
+    var empty = root.querySelectorAll("template[data-src]");
+    return Promise.all(Array.prototype.map.call(empty, function (template) {
+      var url = new URL(template.getAttribute("data-src"), document.baseURI).href;
+      return fetchText(url).then(function (text) {
+        template.content.replaceChildren(document.createTextNode(text));
+        template.removeAttribute("data-src");
+      });
+    }));
+  }
+
+  // As panels-loader.js says that the scripts could not be loaded: in the panel, and in the console with the file.
+  function sayDataFailed(root, error) {
+    console.error(error);
+    if (root.querySelector(".tm-load-failed")) return;
+    root.insertBefore(el("p", { class: "tm-message tm-load-failed", role: "alert" }, TEXT.data_failed), root.firstChild);
+  }
+
+  function start(root) {
+    if (root.getAttribute("data-tm-ready") || root.getAttribute("data-tm-starting")) return;
+    var init = INIT[root.getAttribute("data-tm-panel")];
+    if (!init) return;
+    root.setAttribute("data-tm-starting", "1");
+    fillTemplates(root).then(function () {
+      if (!root.isConnected) return; // the reader left the page meanwhile
       init(root);
       root.setAttribute("data-tm-ready", "1");
+    }).catch(function (error) {
+      sayDataFailed(root, error);
+    }).then(function () {
+      root.removeAttribute("data-tm-starting");
     });
+  }
+
+  function startNear(entries, observer) {
+    entries.forEach(function (entry) {
+      if (!entry.isIntersecting) return;
+      observer.unobserve(entry.target);
+      start(entry.target);
+    });
+  }
+
+  function initAll() {
+    if (watching) watching.disconnect();
+    var panels = document.querySelectorAll("[data-tm-panel]:not([data-tm-ready])");
+    if (!("IntersectionObserver" in window)) {
+      panels.forEach(start);
+      return;
+    }
+    watching = new IntersectionObserver(startNear, { rootMargin: NEAR });
+    panels.forEach(function (root) { watching.observe(root); });
   }
 
   if (window.document$ && typeof window.document$.subscribe === "function") {

@@ -18,7 +18,8 @@ current ``src``, and the environment is valid before anything reads it. Why this
   questions are read (a question's text shows them as literals, line for line as the source).
 - ``page_content``: every step that changes the HTML comes before the figures leave for the search plugin
   (``LAST``), which puts them back after it has indexed the page (``page_context``, ``LAST``).
-- ``post_page``: formulas are typeset in the page's final HTML, after the search plugin has read their TeX.
+- ``post_page``: formulas are typeset in the page's final HTML, after the search plugin has read their TeX; a
+  panel's data then leaves the page for a file of its own.
 - ``post_build``: the search index is merged (a partial rebuild) before it is rewritten for Japanese; the build
   fails at the very end, when every page has reported what is wrong with it.
 """
@@ -43,7 +44,7 @@ from transformer_site.failures import BuildError
 from transformer_site.notebooks import export as notebooks
 from transformer_site.notebooks import lab
 from transformer_site.page import Page, SiteFiles, SiteMap
-from transformer_site.publishing import api_docs, formulas, linebreaks, reproducible, site_dir, tables
+from transformer_site.publishing import api_docs, formulas, linebreaks, panel_data, reproducible, site_dir, tables
 from transformer_site.search import japanese, skip
 
 log = logging.getLogger("mkdocs.plugins.transformer_site")
@@ -219,6 +220,14 @@ def typeset_formulas(build: Build, page: PageText) -> None:
         page.text = formulas.typeset_page(page.text, f"docs/{page.uri}", build.failures)
 
 
+def move_panel_data_out(build: Build, page: PageText) -> None:
+    if "data-tm-panel=" in page.text:
+        try:
+            page.text = panel_data.move_out(page.text, page.url, build.settings.site_dir)
+        except ValueError as error:
+            raise BuildError(f"docs/{page.uri}: {error}") from None
+
+
 def _rebuilt(build: Build) -> set[str] | None:
     return incremental.LOOP.rebuilt_only(build.change, build.rendered)
 
@@ -314,6 +323,7 @@ PIPELINE: tuple[Row, ...] = (
     Row("page_context", AFTER, note_rendered, "the page is one this build rendered"),
     Row("page_context", LAST, put_figures_back, "figures back in the page, after the search plugin"),
     Row("post_page", AFTER, typeset_formulas, "formulas typeset by KaTeX (the search index keeps their TeX)"),
+    Row("post_page", AFTER, move_panel_data_out, "a panel's data in a file of its own, fetched when it starts"),
     Row("post_build", AFTER, merge_search_index, "a partial rebuild's index keeps the other pages' entries"),
     Row("post_build", AFTER, report_blocks, "blocks rendered and from the cache, the slowest"),
     Row("post_build", AFTER, drop_source_maps, "Material's source maps removed"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from walk import reading_context
+from walk import reading_context, start_panels
 
 from transformer_math import SENTENCES, preset, relations
 from transformer_pages import tryit
@@ -109,7 +109,7 @@ def summaries(shared_browser, shared_server) -> tuple[list[dict], list[dict]]:
     tab.on("console", lambda m: m.type == "error" and errors.append(f"console error: {m.text}"))
     try:
         tab.goto(shared_server + "tryit/?stage=attn", wait_until="load")
-        tab.wait_for_selector('[data-tm-panel="explorer"][data-tm-ready="1"]')
+        start_panels(tab, '[data-tm-panel="explorer"]')
         names = tab.eval_on_selector_all('[data-tm-panel="explorer"] [data-role="knob"]',
                                          "inputs => inputs.map(i => i.dataset.knob)")  # fmt: skip
         assert sorted(names) == sorted(k.name for k in tryit.KNOB_RANGES)

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 import numpy as np
 import pytest
-from walk import reading_context
+from walk import reading_context, start_panels
 
 from transformer_math import decoder_model as dec
 from transformer_math import decoder_preset as dp
@@ -45,7 +45,7 @@ def _watch(tab) -> list[str]:
 def _goto(tab, url: str) -> None:
     tab.goto(url, wait_until="networkidle")
     tab.wait_for_load_state("load")  # network idle may come before the parser ends
-    tab.wait_for_selector(f'{PANEL}[data-tm-ready="1"]')
+    start_panels(tab, PANEL)
 
 
 @pytest.fixture(scope="module")

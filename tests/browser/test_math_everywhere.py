@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from walk import VIEWS, in_views, probe, reading_context, readings
+from walk import VIEWS, in_views, probe, reading_context, readings, start_panels
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -33,7 +33,7 @@ _MATH_STATE = """
 }
 """
 _DIRECT = probe("math-typeset", _MATH_STATE)
-# Settled: every panel started (its scripts are fetched when a page with a panel is shown: panels-loader.js) and
+# Settled: every panel started (its scripts are fetched when a panel comes near the view: panels-loader.js) and
 # every formula typeset, the panels' own included.
 _SETTLED = (
     "[...document.querySelectorAll('[data-tm-panel]')].every(p => p.getAttribute('data-tm-ready'))"
@@ -43,6 +43,7 @@ _SETTLED = (
 
 def _check(page, where: str) -> tuple[int, list[str]]:
     try:
+        start_panels(page)  # a panel starts as the reader scrolls near it
         page.wait_for_function(_SETTLED, timeout=15_000)
     except PlaywrightTimeoutError:
         pass  # what is missing is reported below, page by page

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 import numpy as np
 import pytest
-from walk import reading_context
+from walk import reading_context, start_panels
 
 from transformer_figures.heat_table import _hex
 from transformer_figures.plots import ColourScale
@@ -55,7 +55,7 @@ def _open(browser, url: str, **context):
     tab.on("request", lambda r: requests.append(r.url))
     tab.goto(url, wait_until="networkidle")
     tab.wait_for_load_state("load")  # network idle may come before the parser ends
-    tab.wait_for_selector('[data-tm-panel="explorer"][data-tm-ready="1"]')
+    start_panels(tab)  # each starts as the reader scrolls near it
     return context, tab, errors, requests
 
 
@@ -441,7 +441,7 @@ def test_crafted_state_falls_back_to_the_preset_with_a_message(probe, base_url, 
     errors.clear()
     tab.goto(base_url + PAGE + "?" + urlencode(params), wait_until="networkidle")
     tab.wait_for_load_state("load")  # network idle may come before the parser ends
-    tab.wait_for_selector('[data-tm-panel="explorer"][data-tm-ready="1"]')
+    start_panels(tab, '[data-tm-panel="explorer"]')
     message = tab.locator('[data-tm-panel="explorer"] [data-role="message"]')
     assert message.is_visible() and "プリセット" in message.inner_text()
     assert tab.evaluate("window.__pwned") is None
@@ -475,7 +475,8 @@ def test_panels_start_after_navigating_from_another_page(browser, base_url) -> N
     tab.on("console", lambda m: m.type == "error" and errors.append(m.text))
 
     def panels_work() -> None:
-        tab.wait_for_selector('[data-tm-panel="explorer"][data-tm-ready="1"]')
+        tab.wait_for_selector('[data-tm-panel="generate"]', state="attached")  # the new page is there
+        start_panels(tab)
         assert tab.locator('[data-tm-panel="sdpa"] tbody td').count() == tryit.SDPA_N**2
         tab.locator('[data-tm-panel="sdpa"] [data-role="dk"]').fill("5")
         shown = tab.locator('[data-tm-panel="sdpa"] [data-role="std"]').inner_text()
@@ -508,7 +509,7 @@ def test_usable_at_phone_width(browser, base_url, width: int) -> None:
     tab = context.new_page()
     tab.goto(base_url + PAGE + "?stage=ffn_h&cell=3.12", wait_until="networkidle")
     tab.wait_for_load_state("load")  # network idle may come before the parser ends
-    tab.wait_for_selector('[data-tm-panel="explorer"][data-tm-ready="1"]')
+    start_panels(tab, '[data-tm-panel="explorer"]')
     overflow = tab.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"the page scrolls sideways by {overflow} px at {width} px"
     explorer = '[data-tm-panel="explorer"] '
@@ -541,4 +542,49 @@ def test_the_panel_scripts_load_only_on_a_page_with_a_panel_and_a_failed_load_is
         assert message.count() == 1 and "読み込めません" in message.inner_text()
         assert panels.nth(i).get_attribute("data-tm-ready") is None
     assert any("kernel.js" in e for e in errors), errors
+    context.close()
+
+
+_PANEL_FILES = ("/kernel.js", "/panels.js", "/katex.min.js", ".json")
+
+
+def _panel_requests(fetched: list[str]) -> list[str]:
+    return [u.rsplit("/", 1)[-1] for u in fetched if u.endswith(_PANEL_FILES) and "/search/" not in u]
+
+
+def test_a_panel_far_below_waits_until_the_reader_comes_near(browser, base_url):
+    """On a phone, try-it's panels lie screens below the first: the page starts without their scripts and data,
+    and a panel starts, fetching what it needs, when the reader scrolls near it; the others still wait."""
+    context = reading_context(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    tab = context.new_page()
+    fetched: list[str] = []
+    tab.on("request", lambda r: fetched.append(r.url))
+    tab.goto(base_url + PAGE, wait_until="networkidle")
+    tab.wait_for_function("document.documentElement.dataset.tmBlocks === 'shown'")
+    tab.wait_for_timeout(500)
+    assert _panel_requests(fetched) == [], "fetched while the page started"
+    assert tab.locator("[data-tm-panel][data-tm-ready]").count() == 0
+    start_panels(tab, '[data-tm-panel="sdpa"]')
+    tab.wait_for_load_state("networkidle")
+    first = _panel_requests(fetched)
+    assert {"kernel.js", "panels.js"} <= set(first)
+    assert len([name for name in first if name.endswith(".json")]) == 1, first  # the SDPA panel's own data
+    ready = tab.locator("[data-tm-panel][data-tm-ready]")
+    assert [ready.nth(i).get_attribute("data-tm-panel") for i in range(ready.count())] == ["sdpa"]
+    context.close()
+
+
+def test_a_panel_whose_data_cannot_be_fetched_says_so(browser, base_url):
+    context = reading_context(browser, viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    tab.route("**/panel-data/*.json", lambda route: route.fulfill(status=404, body="not here"))
+    tab.goto(base_url + PAGE, wait_until="networkidle")
+    start_panels(tab, '[data-tm-panel="sdpa"]')
+    message = tab.locator('[data-tm-panel="sdpa"] .tm-load-failed[role=alert]')
+    assert message.count() == 1 and "読み込めません" in message.inner_text()
+    assert tab.locator('[data-tm-panel="sdpa"]').get_attribute("data-tm-ready") is None
+    assert tab.locator('[data-tm-panel="sdpa"] tbody td').count() == 0
+    assert any("panel-data/" in e and "404" in e for e in errors), errors
     context.close()

@@ -6,7 +6,7 @@ them at build time (the browser selects and formats them; it computes nothing).
 from __future__ import annotations
 
 import pytest
-from walk import reading_context
+from walk import reading_context, start_panels
 
 from transformer_math import backward
 from transformer_site.panels.html import STAT_DECIMALS, format_value
@@ -26,7 +26,7 @@ def test_the_readout_is_the_sweep_for_the_selected_setting(shared_browser, share
     tab.on("console", lambda m: m.type == "error" and errors.append(m.text))
     tab.goto(shared_server + page, wait_until="networkidle")
     tab.wait_for_load_state("load")  # network idle may come before the parser ends
-    tab.wait_for_selector('[data-tm-panel="sdpa"][data-tm-ready="1"]')  # its scripts come after the page
+    start_panels(tab, '[data-tm-panel="sdpa"]')  # it starts as it comes into view
     sweep = backward.sqrt_dk_sweep()  # the chapter's sweep (d_k = 1, 2, 4, …): the panel's values at those d_k
     try:
         for d_k, scaled, causal in ((64, False, False), (8, True, True), (1, False, False)):

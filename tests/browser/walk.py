@@ -56,11 +56,12 @@ class Probe:
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots" if os.environ.get("TEST_SCREENSHOTS") == "1" else None
 # Pages visited besides every page of the site: the explorer opened on a signed stage (its diverging tables).
 EXTRA_PATHS = ("tryit/?stage=residual1",)
-# A page is read once these are gone: a panel's tables and readouts come once its scripts are loaded
-# (panels-loader.js fetches them when the page shows a panel) and it has started, a formula a panel drew once
-# KaTeX has typeset it (katex-init.js loads KaTeX for it), the boxes that scroll sideways once scroll-regions.js
-# has measured them (when the browser is idle after the page loaded), and on a phone the blocks below the first
-# screen once later-blocks.js has shown them all (as it shows the last, scroll-regions.js starts measuring again).
+# A page is read once these are gone: a panel's tables and readouts come once it has started (panels-loader.js
+# fetches the scripts and panels.js starts a panel when it comes near the view; open_page scrolls to each), a
+# formula a panel drew once KaTeX has typeset it (katex-init.js loads KaTeX for it), the boxes that scroll sideways
+# once scroll-regions.js has measured them (when the browser is idle after the page loaded), and on a phone the
+# blocks below the first screen once later-blocks.js has shown them all (as it shows the last, scroll-regions.js
+# starts measuring again).
 _UNSETTLED = (
     '[data-tm-panel]:not([data-tm-ready="1"]), .arithmatex:not([data-typeset]),'
     ' html[data-scroll-regions="pending"], html[data-tm-blocks="later"]'
@@ -145,7 +146,23 @@ def open_page(page, url: str) -> None:
         " { content-visibility: visible !important; }"
     )
     page.evaluate("document.fonts.ready")  # text is measured in the page's own fonts
+    page.wait_for_function("!document.querySelector('html[data-tm-blocks=\"later\"]')")
+    if start_panels(page):
+        page.evaluate("window.scrollTo(0, 0)")  # back where a reader starts, for the probes of the first screen
     page.wait_for_function(f"!document.querySelector({_UNSETTLED!r})")
+
+
+_STARTED = "panel => panel.dataset.tmReady === '1' || panel.querySelector('.tm-load-failed') !== null"
+
+
+def start_panels(page, selector: str = "[data-tm-panel]") -> int:
+    """Bring each panel matching ``selector`` into view, as a reader scrolls to it, and wait until it has started
+    (panels.js starts a panel only when it comes within a screen of the view); returns how many there were."""
+    panels = page.locator(selector)
+    for i in range(panels.count()):
+        panels.nth(i).scroll_into_view_if_needed()
+        page.wait_for_function(_STARTED, arg=panels.nth(i).element_handle())
+    return panels.count()
 
 
 def walk_view(browser, server: str, paths: list[str], width: int, scheme: str, probes=None) -> tuple[dict, dict]:

@@ -5,7 +5,7 @@
  * them. What is left to do here is what a panel draws in the browser (docs/assets/panels.js calls
  * window.tmTypeset): pymdownx.arithmatex's shape, <span class="arithmatex">\(…\)</span> or
  * <div class="arithmatex">\[…\]</div>. KaTeX's script (assets/vendor/katex/katex.min.js) is loaded the first time
- * such a formula appears (on a page with a panel, as soon as the page is there), not with every page. A formula KaTeX cannot parse is reported with console.error (the
+ * such a formula appears (when a panel starts), not with every page. A formula KaTeX cannot parse is reported with console.error (the
  * browser test fails on it) and marked with the class "math-error" instead of silently showing red source text.
  */
 (function () {
@@ -87,10 +87,10 @@
   // The one renderer of the site: the panels (docs/assets/panels.js) typeset what they draw through it.
   window.tmTypeset = render;
 
-  // A page with a panel will typeset what the reader makes it draw: fetch KaTeX now, without waiting for it.
+  // A panel asks for its formulas when it starts, as it comes near the reader's view (panels.js): KaTeX is
+  // fetched then, not while the page starts.
   function prepare() {
     render(document.body);
-    if (document.querySelector("[data-tm-panel]") && typeof katex === "undefined") loadKatex();
   }
 
   if (typeof document$ !== "undefined") {

@@ -1,7 +1,8 @@
 /* The panels' scripts — the kernel (assets/javascripts/kernel.js), then the panels (assets/panels.js) — are
- * loaded the first time a page with a panel is shown, on its first load or after an instant navigation, not with
- * every page: most pages have no panel, and a phone would otherwise fetch and run both on each of them. If they
- * cannot be loaded, every panel on the page says so (and the console names the script).
+ * loaded the first time a panel comes within a screen of the reader's view, on a page's first load or after an
+ * instant navigation, not with every page: most pages have no panel, most panels lie far below the first screen,
+ * and a phone would otherwise fetch and run both on each page. If they cannot be loaded, every panel on the page
+ * says so (and the console names the script).
  */
 (function () {
   "use strict";
@@ -13,6 +14,10 @@
   var ASSETS = here ? here.replace(/javascripts\/panels-loader\.js(\?.*)?$/, "") : null;
   var SCRIPTS = ["javascripts/kernel.js", "panels.js"]; // in this order: panels.js computes through the kernel
   var loading = null; // the promise of both scripts, once asked for
+  // Asked for when a panel comes within a screen of the reader's view (panels.js starts a panel at the same
+  // distance), so a page whose panels are far below starts without them.
+  var NEAR = "100% 0px";
+  var watching = null; // the IntersectionObserver of the page shown
 
   function load(src) {
     return new Promise(function (resolve, reject) {
@@ -43,13 +48,31 @@
     loading = null; // the next page with a panel tries again
   }
 
-  function check() {
-    if (loading || !document.querySelector("[data-tm-panel]")) return;
+  function loadNow() {
+    if (loading) return;
     if (!ASSETS) {
       sayFailed(new Error("panels-loader: the script's own address is unknown, so the panels' cannot be found"));
       return;
     }
-    loading = loadAll().catch(sayFailed); // panels.js starts its panels itself, and again after each navigation
+    loading = loadAll().catch(sayFailed); // panels.js starts each panel itself as it comes near, on every page
+  }
+
+  function loadNear(entries) {
+    if (!entries.some(function (entry) { return entry.isIntersecting; })) return;
+    watching.disconnect();
+    loadNow();
+  }
+
+  function check() {
+    if (watching) watching.disconnect();
+    var panels = document.querySelectorAll("[data-tm-panel]");
+    if (loading || !panels.length) return;
+    if (!("IntersectionObserver" in window)) {
+      loadNow();
+      return;
+    }
+    watching = new IntersectionObserver(loadNear, { rootMargin: NEAR });
+    panels.forEach(function (panel) { watching.observe(panel); });
   }
 
   if (window.document$ && typeof window.document$.subscribe === "function") {
