@@ -4,7 +4,8 @@
  * shown), and the softmax gradient's size the build measured for that d_k and scale. The positional-encoding panel and the sentence explorer compute through the kernel
  * (docs/assets/javascripts/kernel.js), the one piece of JavaScript the tests hold equal to src; this file only
  * reads controls, keeps the state in the URL, and draws. Everything a reader can type or put in the URL is
- * data: it reaches the page through textContent and attributes, never as markup.
+ * data: it reaches the page through textContent and attributes, never as markup. A panel starts when it comes
+ * near the reader's view; its data is fetched then, from the files the build wrote for it.
  */
 (function () {
   "use strict";
@@ -1132,6 +1133,7 @@
       if (!root.isConnected) return; // the reader left the page meanwhile
       init(root);
       root.setAttribute("data-tm-ready", "1");
+      root.dispatchEvent(new CustomEvent("tm:drawn", { bubbles: true })); // scroll-regions.js measures its boxes
     }).catch(function (error) {
       sayDataFailed(root, error);
     }).then(function () {

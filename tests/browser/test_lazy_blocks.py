@@ -41,6 +41,7 @@ _LAZY = """[...document.querySelectorAll('.md-content__inner > *')]
   .filter(block => getComputedStyle(block).contentVisibility === 'auto')"""
 _LAZY_IN_FIRST_SCREEN = f"""() => {_LAZY}
   .concat([...document.querySelectorAll('[data-test-hidden-at-start]')]
+    .map(block => block.closest('.md-content__inner > *'))  // a table the theme has moved into a scrolling box: the box
     .filter(block => getComputedStyle(block).display !== 'none'))  // hidden for a reason of its own: not ours
   .filter(block => block.getBoundingClientRect().top + scrollY < innerHeight)
   .map(block => block.tagName + '.' + block.className)"""
@@ -158,8 +159,8 @@ def test_a_wide_screen_draws_its_navigation(opened):
 
 
 # What later-blocks.js holds back on a phone while the page starts (site.css: html.tm-later).
-_LATER = (".md-content__inner > h2 ~ h2 ~ :is(p, ul, ol, .arithmatex, .admonition, details, .tabbed-set, .exercise,"
-          " .md-typeset__scrollwrap, figure, .highlight)")
+_LATER = (".md-content__inner > h2 ~ h2 ~ :is(p, ul, ol, dl, table, .arithmatex, .admonition, details, .tabbed-set,"
+          " .exercise, .md-typeset__scrollwrap, figure, .highlight)")
 # The browser is never idle: later-blocks.js, which shows the blocks when it is, never takes a step.
 _NEVER_IDLE = "window.requestIdleCallback = () => 0;"
 # Elements the browser draws (not in a hidden block, not skipped by content-visibility), and all elements.

@@ -68,6 +68,7 @@
         var roots = waiting;
         waiting = [];
         roots.forEach(function (root) { typesetNow(pending(root)); });
+        document.dispatchEvent(new CustomEvent("tm:drawn")); // formulas have their widths now (scroll-regions.js)
       }, function (err) { console.error(err.message); });
     }
     return loading;

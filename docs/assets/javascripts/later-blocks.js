@@ -20,8 +20,8 @@
   "use strict";
 
   var root = document.documentElement;
-  var LATER = ".md-content__inner > h2 ~ h2 ~ :is(p, ul, ol, .arithmatex, .admonition, details, .tabbed-set," +
-    " .exercise, .md-typeset__scrollwrap, figure, .highlight):not(.tm-shown)"; // the selector of site.css
+  var LATER = ".md-content__inner > h2 ~ h2 ~ :is(p, ul, ol, dl, table, .arithmatex, .admonition, details," +
+    " .tabbed-set, .exercise, .md-typeset__scrollwrap, figure, .highlight):not(.tm-shown)"; // the selector of site.css
   var PHONE = window.matchMedia("(max-width: 29.9375em)"); // site.css hides them only at this width
   var REACH = 3; // screens below the top beyond which a block is not drawn until the reader nears it
   var idle = window.requestIdleCallback

@@ -115,6 +115,8 @@
   document.addEventListener("toggle", soon, true); // a <details> opened: what it holds now has a size
   document.addEventListener("change", soon, true); // a tab selected (Material's tabs are radio inputs)
   document.addEventListener("tm:blocks-shown", soon); // a phone's later blocks are shown (later-blocks.js)
+  // a panel has drawn its tables (panels.js, as the reader comes near it), or KaTeX has typeset what it drew
+  document.addEventListener("tm:drawn", soon);
   // a formula's width is final only once KaTeX's web fonts have loaded
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(soon);
   window.addEventListener("load", soon);

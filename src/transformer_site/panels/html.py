@@ -7,7 +7,9 @@
 * The sentence explorer embeds the preset for the kernel (:mod:`transformer_site.panels.kernel_data`) and the labels,
   formulas and colour maps it draws with; the kernel computes every number it shows.
 
-Data is HTML-escaped text inside a ``<template>``: never markup, never executed.
+Data is HTML-escaped text inside a ``<template>``: never markup, never executed. The build then moves each
+template's text to a file (:mod:`transformer_site.publishing.panel_data`) that panels.js fetches when the panel
+starts.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 and the constants of the formulas, all read from the model (the encoder preset by default), so the kernel
 retypes none of them; and the decoder preset's weights for the kernel's decoder (``decoder_data``).
 
-The page embeds this as text in a ``<template class="tm-kernel-data">`` (see :mod:`transformer_site.panels`);
-the tests load the same dict into Node (tests/kernel/).
+A panel embeds this as text in a ``<template class="tm-kernel-data">`` (see :mod:`transformer_site.panels`),
+which the build moves to a file of its own (:mod:`transformer_site.publishing.panel_data`); the tests load the
+same dict into Node (tests/kernel/).
 """
 
 from __future__ import annotations
