@@ -105,6 +105,7 @@ def main() -> None:
             browser = pw.chromium.launch(executable_path=shutil.which("chromium"), args=FLAGS)
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{httpd.server_address[1]}/tryit/", wait_until="networkidle")
+            page.locator('[data-tm-panel="generate"]').scroll_into_view_if_needed()  # it starts when near the view
             page.wait_for_selector('[data-tm-panel="generate"][data-tm-ready="1"]')
             rounds = page.evaluate(MEASURE, [args.rounds])
             browser.close()
