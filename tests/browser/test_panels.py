@@ -555,7 +555,8 @@ def _panel_requests(fetched: list[str]) -> list[str]:
 def test_a_panel_far_below_waits_until_the_reader_comes_near(browser, base_url):
     """On a phone, try-it's panels lie screens below the first: the page starts without their scripts and data,
     and a panel starts, fetching what it needs, when the reader scrolls near it; the others still wait."""
-    context = reading_context(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    # 640 px high: a panel starts within a screen of the view, and the first lies about 1,900 px down at 390 px
+    context = reading_context(browser, viewport={"width": 390, "height": 640}, is_mobile=True, has_touch=True)
     tab = context.new_page()
     fetched: list[str] = []
     tab.on("request", lambda r: fetched.append(r.url))
