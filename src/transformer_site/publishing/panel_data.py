@@ -33,7 +33,7 @@ def move_out(page_html: str, page_url: str, site_dir: Path) -> str:
     not JSON raises ``ValueError`` naming the template's class, so no panel is published without its data.
     """
     folder = site_dir / FOLDER
-    page_dir = page_url if page_url.endswith("/") or not page_url else posixpath.dirname(page_url) + "/"
+    page_dir = (page_url if page_url.endswith("/") else posixpath.dirname(page_url)) or "."
 
     def out(match: re.Match) -> str:
         css_class, data = match.group(1), html.unescape(match.group(2))
@@ -47,7 +47,7 @@ def move_out(page_html: str, page_url: str, site_dir: Path) -> str:
         if not path.is_file():
             folder.mkdir(parents=True, exist_ok=True)
             path.write_text(data, encoding="utf-8")
-        src = posixpath.relpath(f"{FOLDER}/{name}", page_dir or ".")
+        src = posixpath.relpath(f"{FOLDER}/{name}", page_dir)
         return f'<template class="{css_class}" data-search-exclude data-src="{src}"></template>'
 
     return _TEMPLATE.sub(out, page_html)
