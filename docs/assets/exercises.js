@@ -17,8 +17,8 @@
  *
  * Progress stays in this browser only (localStorage: one entry per page, and the reader's seed); nothing is sent
  * anywhere. A question bank (the exam page) orders its questions by a seed the reader can change, scores them
- * per topic and can ask again only the questions missed or shown. Runs again after each of Material's instant
- * navigations (document$).
+ * per topic and can ask again only the questions missed or shown. Runs once the theme has started the page
+ * (document$).
  */
 (function () {
   "use strict";

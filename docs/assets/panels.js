@@ -44,7 +44,7 @@
   }
 
   function readData(root, css) {
-    // A <template> (not a <script>): Material's instant navigation re-runs scripts, see src/transformer_site/panels.py.
+    // A <template>, filled from its file before the panel starts (src/transformer_site/panels/html.py).
     return JSON.parse(root.querySelector("template." + (css || "tm-panel-data")).content.textContent);
   }
 
@@ -1082,7 +1082,7 @@
     render();
   }
 
-  // ------------------------------------------------------------ start (and restart after instant navigation)
+  // ------------------------------------------------------------ start
 
   var INIT = { sdpa: initSdpa, pe: initPe, explorer: initExplorer, generate: initGenerate };
   var TEXT = {

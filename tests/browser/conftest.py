@@ -1,6 +1,6 @@
-"""Shared fixtures for the browser tests that need one built site (search, math after navigation, contrast,
-print): ``shared_server`` (the one strict build of the run, ``shared_site`` in tests/conftest.py, on 127.0.0.1)
-and ``shared_browser`` (Debian's chromium through Playwright).
+"""Shared fixtures for the browser tests that need one built site (search, math, contrast, print):
+``shared_server`` (the one strict build of the run, ``shared_site`` in tests/conftest.py, on 127.0.0.1) and
+``shared_browser`` (Debian's chromium through Playwright).
 
 Skipped with a reason when chromium or Playwright is missing, unless ``REQUIRE_BROWSER=1`` (CI).
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import http.server
 import os
-import re
 import shutil
 import threading
 from pathlib import Path
@@ -31,37 +30,13 @@ def skip_or_fail(reason: str):
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
-    """Serves the built site as if it were deployed at ``site_url``: Material's instant navigation only
-    follows links listed in sitemap.xml, whose URLs carry site_url; they are rewritten to this server."""
-
-    site_url = ""
-
     def log_message(self, format, *args):
         pass
-
-    def do_GET(self):
-        if not (self.site_url and self.path.split("?")[0].endswith("/sitemap.xml")):
-            return super().do_GET()
-        path = Path(self.translate_path(self.path))
-        local = f"http://{self.headers['Host']}/"
-        body = path.read_text(encoding="utf-8").replace(self.site_url, local).encode("utf-8")
-        self.send_response(200)
-        self.send_header("Content-Type", "application/xml")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
-def site_url() -> str:
-    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    match = re.search(r"^site_url:\s*(\S+)", config, re.MULTILINE)
-    return match.group(1) if match else ""
 
 
 @pytest.fixture(scope="session")
 def shared_server(shared_site: Path):
-    handler = type("Handler", (_Quiet,), {"site_url": site_url()})
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(shared_site)))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(shared_site)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
     httpd.shutdown()

@@ -48,4 +48,3 @@ def test_mkdocs_config_for_publishing():
     assert "content.action.edit" in config["theme"]["features"]
     custom_dir = ROOT / config["theme"]["custom_dir"]
     assert "ページが見つかりません" in (custom_dir / "404.html").read_text(encoding="utf-8")
-    assert "navigation.instant" in config["theme"]["features"]  # needs site_url (sitemap.xml)

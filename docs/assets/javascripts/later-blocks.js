@@ -9,11 +9,10 @@
  * one block each time the browser is idle, so that no step is a long task. Once a block lies beyond the reach
  * of content-visibility, the rest are shown together: they stay skipped until the reader nears them.
  *
- * The class tm-later is set in the page's head (overrides/main.html) on a first visit of the page, when the
- * address names no place in it; it is taken off there if this script never ran. The reader never waits for a
+ * The class tm-later is set in the page's head (overrides/main.html) when the page is opened or reached by a link,
+ * and the address names no place in it; it is taken off there if this script never ran. A page returned to (back,
+ * forward, reload) is whole, so the browser can put it back where the reader was. The reader never waits for a
  * block: on a scroll, or a link followed, everything is shown at once.
- * Only the page first opened waits: once the reader follows a link or goes back, tm-later is taken off, so a page
- * that comes by instant navigation is whole when the theme scrolls it to its place.
  * <html data-tm-blocks="later|shown"> says whether blocks are still to come (the browser tests wait).
  */
 (function () {
@@ -30,7 +29,6 @@
 
   var waiting = []; // the page's blocks still hidden, in the page's order
   var last = null; // the block shown by the previous step
-  var page = 0; // which page the steps are for
 
   function showAll() {
     waiting.forEach(function (block) { block.classList.add("tm-shown"); });
@@ -40,21 +38,19 @@
     root.dataset.tmBlocks = "shown";
   }
 
-  function step(forPage) {
-    if (forPage !== page || !waiting.length) return; // another page's steps, or all shown meanwhile
+  function step() {
+    if (!waiting.length) return; // all shown meanwhile
     // the last block shown lies beyond reach: the rest stay skipped (content-visibility) once shown
     if (last && last.getBoundingClientRect().top > REACH * window.innerHeight) return showAll();
     last = waiting.shift();
     last.classList.add("tm-shown");
     if (!waiting.length) return showAll();
-    idle(function () { step(forPage); });
+    idle(step);
   }
 
   function start() {
-    page += 1;
-    last = null;
     if (!root.classList.contains("tm-later") || !PHONE.matches || window.location.hash) {
-      // a later page, a wider screen (which never hides them) or a place to scroll to: nothing waits
+      // a page returned to, a wider screen (which never hides them) or a place to scroll to: nothing waits
       root.classList.remove("tm-later");
       waiting = [];
       return showAll();
@@ -62,8 +58,7 @@
     waiting = Array.prototype.slice.call(document.querySelectorAll(LATER));
     if (!waiting.length) return showAll();
     root.dataset.tmBlocks = "later";
-    var forPage = page;
-    idle(function () { step(forPage); });
+    idle(step);
   }
 
   function noMoreWaiting() {
@@ -85,7 +80,7 @@
     if (place) place.scrollIntoView();
   });
   window.addEventListener("scroll", function () { if (waiting.length) showAll(); }, { passive: true });
-  // each page: the first, and every one after an instant navigation
+  // once the theme has started the page
   if (typeof document$ !== "undefined") document$.subscribe(start);
   else start();
 })();

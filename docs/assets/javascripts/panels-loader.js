@@ -1,8 +1,7 @@
 /* The panels' scripts — the kernel (assets/javascripts/kernel.js), then the panels (assets/panels.js) — are
- * loaded the first time a panel comes within a screen of the reader's view, on a page's first load or after an
- * instant navigation, not with every page: most pages have no panel, most panels lie far below the first screen,
- * and a phone would otherwise fetch and run both on each page. If they cannot be loaded, every panel on the page
- * says so (and the console names the script).
+ * loaded the first time a panel comes within a screen of the reader's view, not with every page: most pages have
+ * no panel, most panels lie far below the first screen, and a phone would otherwise fetch and run both on each
+ * page. If they cannot be loaded, every panel on the page says so (and the console names the script).
  */
 (function () {
   "use strict";

@@ -2,7 +2,8 @@
  * code listing wider than its column (a phone) scrolls inside its box, which a mouse or a finger can scroll but the
  * keyboard cannot reach unless the box itself takes focus. Each such box that overflows now gets tabindex="0" (then
  * the arrow keys scroll it), role="region" and a name that says what it is; a box that fits loses them again, so a
- * wide screen has no extra tab stops. Runs after each of Material's instant navigations and on resize.
+ * wide screen has no extra tab stops. Runs once the theme has started the page (document$), on resize, and when a
+ * panel has drawn.
  *
  * Never while the page is being read in, and never as one long task: the boxes are measured when the browser is
  * idle, a slice of at most SLICE_MS at a time (a long lesson has hundreds of boxes; on a phone, measuring them all

@@ -141,7 +141,6 @@
   });
   window.addEventListener("resize", function () { if (current) place(current); });
   window.addEventListener("scroll", function () { if (current && !PHONE.matches) place(current); }, { passive: true });
-  if (typeof document$ !== "undefined") document$.subscribe(close); // an instant navigation replaced the page
 
   // The header's switch for the marking of checked numbers (overrides/partials/palette.html renders the button).
   document.addEventListener("click", function (event) {

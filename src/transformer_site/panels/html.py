@@ -291,8 +291,8 @@ def _check_id(panel_id: str) -> str:
 def _template(css_class: str, data: dict) -> str:
     """The data as HTML-escaped text in a <template>: never executed, and kept out of the search index.
 
-    Not <script type="application/json">: Material's instant navigation re-creates every <script> of the new
-    page as a plain JavaScript one, which would run the JSON (a SyntaxError) and drop its class.
+    A <template>'s content is inert whatever the theme does with the page's scripts: it is never run and never
+    drawn, and the build can move its text to a file (publishing.panel_data).
     """
     text = html.escape(to_json(data), quote=False)
     return f'<template class="{css_class}" data-search-exclude>{text}</template>'

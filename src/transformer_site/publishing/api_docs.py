@@ -1,7 +1,7 @@
 """The API pages (docs/reference/api/, rendered by mkdocstrings from the docstrings of src).
 
 Docstrings are rendered as Markdown, so a tag a docstring mentions outside backticks becomes markup: a
-``<script>`` element that Material's instant navigation then tries to run, or a ``<style>``/``<textarea>``
+``<script>`` element that the browser tries to run, or a ``<style>``/``<textarea>``
 that swallows the rest of the page. In pages built by mkdocstrings those three tags are shown as text. Other
 pages are left alone. Other tags cannot be escaped here (mkdocstrings' own code blocks are ``<pre>``): a
 docstring names them in backticks (a bare one in this docstring once made the rest of the page preformatted,
