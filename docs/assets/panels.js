@@ -1092,7 +1092,6 @@
   // 100-200 ms, which the page's start should not wait for when the panel is far below.
   var NEAR = "100% 0px";
   var files = {}; // a data file's address → the promise of its text (one file can serve several panels)
-  var watching = null; // the IntersectionObserver of the page shown
 
   // The build moves each panel's data to a file (transformer_site.publishing.panel_data): <template data-src>.
   function fetchText(url) {
@@ -1130,7 +1129,6 @@
     if (!init) return;
     root.setAttribute("data-tm-starting", "1");
     fillTemplates(root).then(function () {
-      if (!root.isConnected) return; // the reader left the page meanwhile
       init(root);
       root.setAttribute("data-tm-ready", "1");
       root.dispatchEvent(new CustomEvent("tm:drawn", { bubbles: true })); // scroll-regions.js measures its boxes
@@ -1150,13 +1148,12 @@
   }
 
   function initAll() {
-    if (watching) watching.disconnect();
     var panels = document.querySelectorAll("[data-tm-panel]:not([data-tm-ready])");
     if (!("IntersectionObserver" in window)) {
       panels.forEach(start);
       return;
     }
-    watching = new IntersectionObserver(startNear, { rootMargin: NEAR });
+    var watching = new IntersectionObserver(startNear, { rootMargin: NEAR });
     panels.forEach(function (root) { watching.observe(root); });
   }
 

@@ -16,7 +16,6 @@
   // Asked for when a panel comes within a screen of the reader's view (panels.js starts a panel at the same
   // distance), so a page whose panels are far below starts without them.
   var NEAR = "100% 0px";
-  var watching = null; // the IntersectionObserver of the page shown
 
   function load(src) {
     return new Promise(function (resolve, reject) {
@@ -44,7 +43,6 @@
       message.textContent = TEXT.failed;
       panel.insertBefore(message, panel.firstChild);
     });
-    loading = null; // the next page with a panel tries again
   }
 
   function loadNow() {
@@ -53,24 +51,23 @@
       sayFailed(new Error("panels-loader: the script's own address is unknown, so the panels' cannot be found"));
       return;
     }
-    loading = loadAll().catch(sayFailed); // panels.js starts each panel itself as it comes near, on every page
+    loading = loadAll().catch(sayFailed); // panels.js then starts each panel itself as it comes near
   }
 
-  function loadNear(entries) {
+  function loadNear(entries, observer) {
     if (!entries.some(function (entry) { return entry.isIntersecting; })) return;
-    watching.disconnect();
+    observer.disconnect();
     loadNow();
   }
 
   function check() {
-    if (watching) watching.disconnect();
     var panels = document.querySelectorAll("[data-tm-panel]");
     if (loading || !panels.length) return;
     if (!("IntersectionObserver" in window)) {
       loadNow();
       return;
     }
-    watching = new IntersectionObserver(loadNear, { rootMargin: NEAR });
+    var watching = new IntersectionObserver(loadNear, { rootMargin: NEAR });
     panels.forEach(function (panel) { watching.observe(panel); });
   }
 
